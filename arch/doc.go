@@ -1,0 +1,27 @@
+// Package arch owns the one topology description and parameter layout that every
+// gradient engine of this module shares: the hand-written forward-mode RTRL engine
+// (package forward), the hand-written reverse-mode T-BPTT engine (package backward)
+// and the Gorgonia autodiff graphs (packages graph and reference).
+//
+// Gate order is i, f, g, o everywhere (PyTorch's order, so users can cross-check):
+//
+//	a_q = W_q·x + U_q·h_prev + b_q      q ∈ {i, f, g, o}
+//	i = σ(a_i)  f = σ(a_f)  g = tanh(a_g)  o = σ(a_o)
+//	c = f·c_prev + i·g
+//	h = o·tanh(c)
+//
+// A dense LSTM with H hidden units and m inputs (paper §2, SPEC §4) stores its
+// parameters in one flat vector, in this order:
+//
+//	W_ih  4H×m, row-major, row q·H+j is gate q of unit j
+//	W_hh  4H×H, row-major
+//	b     4H
+//	w_out H      (prediction y = w_out·h)
+//
+// A column (paper §3.1, SPEC §1) is the H = 1 case: W_hh holds the recurrent
+// scalars u_i, u_f, u_g, u_o, and a column's own parameters are the first 4m+8
+// entries of that layout.
+//
+// Network describes Columnar, Constructive and CCN networks (paper §3) as stages of
+// columns; see network.go for its two flat vectors (frozen and learnable).
+package arch
