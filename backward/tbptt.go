@@ -1,0 +1,274 @@
+package backward
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/ccn-go/ccn/arch"
+)
+
+// TBPTT is a dense LSTM learned by per-step sliding-window truncated
+// backpropagation through time (SPEC §4).
+//
+// Each Step stores in a ring buffer of k slots what the backward pass needs:
+// the input x_s, the previous state (h_{s−1}, c_{s−1}), the gate activations
+// i, f, g, o and tanh(c_s). Grad then walks the window newest to oldest:
+//
+//	δh_t = w_out                       δc = 0 above the newest step
+//	δc_s = δh_s·o·(1 − tanh²c_s) + f_{s+1}·δc_{s+1}
+//	δa_i = δc_s·g·i(1−i)   δa_f = δc_s·c_{s−1}·f(1−f)
+//	δa_g = δc_s·i·(1−g²)   δa_o = δh_s·tanh(c_s)·o(1−o)
+//	∂W_ih += δa ⊗ x_s   ∂W_hh += δa ⊗ h_{s−1}   ∂b += δa
+//	δh_{s−1} = W_hhᵀ·δa
+//
+// stopping at the oldest step of the window, whose previous state is the
+// constant state at t−k. The w_out part of the gradient is h_t.
+//
+// With k = 0 (full BPTT) the buffers grow by one record per step (amortized
+// append): memory grows linearly with the number of steps since Reset, and so
+// does the cost of Grad.
+//
+// A TBPTT is not safe for concurrent use.
+type TBPTT struct {
+	// Defect injects a known mistake; for tests of the comparison only.
+	Defect Defect
+
+	shape  arch.Dense
+	k      int
+	params []float64
+
+	// h, c is the state after the last step; steps counts steps since Reset.
+	h, c  []float64
+	steps int
+
+	// History, one record per step; step s (1-based) lives in slot
+	// (s−1) mod k, or slot s−1 when k = 0.
+	xs    []float64 // m per record
+	hPrev []float64 // H per record: h_{s−1}
+	cPrev []float64 // H per record: c_{s−1}
+	gates []float64 // 4H per record: i, f, g, o activations, index q·H+j
+	tanhC []float64 // H per record: tanh(c_s)
+
+	// Scratch for the backward pass.
+	da         []float64 // 4H
+	dh, dhNext []float64 // H each
+	dcarry     []float64 // H: f·δc flowing to the previous step
+}
+
+// NewTBPTT returns an engine for shape with truncation k (k ≥ 1), or full BPTT
+// when k = 0. Its parameters start at zero; set them through Params. It panics
+// if k < 0 or the shape is invalid.
+func NewTBPTT(shape arch.Dense, k int) *TBPTT {
+	if shape.Hidden < 1 || shape.Inputs < 1 {
+		panic(fmt.Sprintf("backward: invalid dense shape H=%d m=%d", shape.Hidden, shape.Inputs))
+	}
+	if k < 0 {
+		panic(fmt.Sprintf("backward: negative truncation %d", k))
+	}
+	H, m := shape.Hidden, shape.Inputs
+	t := &TBPTT{
+		shape:  shape,
+		k:      k,
+		params: make([]float64, shape.NumParams()),
+		h:      make([]float64, H),
+		c:      make([]float64, H),
+		da:     make([]float64, 4*H),
+		dh:     make([]float64, H),
+		dhNext: make([]float64, H),
+		dcarry: make([]float64, H),
+	}
+	t.xs = make([]float64, k*m)
+	t.hPrev = make([]float64, k*H)
+	t.cPrev = make([]float64, k*H)
+	t.gates = make([]float64, k*4*H)
+	t.tanhC = make([]float64, k*H)
+	return t
+}
+
+// Params returns the flat parameter vector in the arch.Dense layout. It is a
+// view: writes change the engine's parameters, which every Step and Grad read.
+func (t *TBPTT) Params() []float64 { return t.params }
+
+// NumParams returns the number of parameters, 4H·m + 4H·H + 4H + H.
+func (t *TBPTT) NumParams() int { return len(t.params) }
+
+// Shape returns the network's shape.
+func (t *TBPTT) Shape() arch.Dense { return t.shape }
+
+// Truncation returns k (0 for full BPTT).
+func (t *TBPTT) Truncation() int { return t.k }
+
+// Steps returns the number of steps taken since the last Reset.
+func (t *TBPTT) Steps() int { return t.steps }
+
+// Hidden returns a view of the current hidden state h_t; do not modify it.
+func (t *TBPTT) Hidden() []float64 { return t.h }
+
+// Reset clears the state and the history; the parameters are kept.
+func (t *TBPTT) Reset() {
+	clear(t.h)
+	clear(t.c)
+	t.steps = 0
+	if t.k == 0 {
+		t.xs, t.hPrev, t.cPrev = t.xs[:0], t.hPrev[:0], t.cPrev[:0]
+		t.gates, t.tanhC = t.gates[:0], t.tanhC[:0]
+		return
+	}
+	clear(t.xs)
+	clear(t.hPrev)
+	clear(t.cPrev)
+	clear(t.gates)
+	clear(t.tanhC)
+}
+
+// slot returns the record index of step s (1-based).
+func (t *TBPTT) slot(s int) int {
+	if t.k == 0 {
+		return s - 1
+	}
+	return (s - 1) % t.k
+}
+
+// grow extends s by n elements, reusing capacity (amortized doubling).
+func grow(s []float64, n int) []float64 {
+	return slices.Grow(s, n)[:len(s)+n]
+}
+
+// Step advances the LSTM by one step on input x (length m) with the current
+// parameters and returns the prediction
+//
+//	y_t = w_out·h_t
+//
+// It panics if len(x) != m.
+func (t *TBPTT) Step(x []float64) float64 {
+	H, m := t.shape.Hidden, t.shape.Inputs
+	if len(x) != m {
+		panic(fmt.Sprintf("backward: input has length %d, want %d", len(x), m))
+	}
+	if t.k == 0 {
+		t.xs = grow(t.xs, m)
+		t.hPrev = grow(t.hPrev, H)
+		t.cPrev = grow(t.cPrev, H)
+		t.gates = grow(t.gates, 4*H)
+		t.tanhC = grow(t.tanhC, H)
+	}
+	r := t.slot(t.steps + 1)
+	xr := t.xs[r*m : (r+1)*m]
+	hp := t.hPrev[r*H : (r+1)*H]
+	cp := t.cPrev[r*H : (r+1)*H]
+	gr := t.gates[r*4*H : (r+1)*4*H]
+	tc := t.tanhC[r*H : (r+1)*H]
+	copy(xr, x)
+	copy(hp, t.h)
+	copy(cp, t.c)
+
+	wih, whh, b, wout := t.shape.Split(t.params)
+	for row := range 4 * H {
+		a := b[row]
+		for j, w := range wih[row*m : (row+1)*m] {
+			a += w * xr[j]
+		}
+		for j, w := range whh[row*H : (row+1)*H] {
+			a += w * hp[j]
+		}
+		if row/H == arch.GateG {
+			gr[row] = math.Tanh(a)
+		} else {
+			gr[row] = sigmoid(a)
+		}
+	}
+	var y float64
+	for j := range H {
+		i, f, g, o := gr[j], gr[H+j], gr[2*H+j], gr[3*H+j]
+		c := f*cp[j] + i*g
+		tc[j] = math.Tanh(c)
+		t.c[j] = c
+		t.h[j] = o * tc[j]
+		y += wout[j] * t.h[j]
+	}
+	t.steps++
+	return y
+}
+
+// sigmoid is the logistic function 1/(1+e^(−a)).
+func sigmoid(a float64) float64 { return 1 / (1 + math.Exp(-a)) }
+
+// Grad writes into dst (length NumParams) the truncated gradient ∂y_t/∂θ of
+// the last prediction, backpropagating through the last k steps (all steps
+// when k = 0 or t ≤ k) with the stored activations and the current W_hh and
+// w_out. It panics if len(dst) != NumParams or no step was taken since Reset.
+func (t *TBPTT) Grad(dst []float64) {
+	if len(dst) != len(t.params) {
+		panic(fmt.Sprintf("backward: gradient has length %d, want %d", len(dst), len(t.params)))
+	}
+	if t.steps == 0 {
+		panic("backward: Grad before Step")
+	}
+	H, m := t.shape.Hidden, t.shape.Inputs
+	_, whh, _, wout := t.shape.Split(t.params)
+	gwih, gwhh, gb, gwout := t.shape.Split(dst)
+	clear(dst)
+	copy(gwout, t.h)
+
+	window := t.steps
+	if t.k > 0 && t.k < window {
+		window = t.k
+	}
+	dh, dhNext, dcarry, da := t.dh, t.dhNext, t.dcarry, t.da
+	copy(dh, wout)
+	clear(dcarry)
+	for n := range window {
+		s := t.steps - n
+		r := t.slot(s)
+		oldest := n == window-1
+		xr := t.xs[r*m : (r+1)*m]
+		hp := t.hPrev[r*H : (r+1)*H]
+		cp := t.cPrev[r*H : (r+1)*H]
+		gr := t.gates[r*4*H : (r+1)*4*H]
+		tc := t.tanhC[r*H : (r+1)*H]
+		if oldest && t.Defect == OffByOneWindow && t.k > 0 && t.steps >= t.k {
+			hp, cp = t.h, t.c
+		}
+		for j := range H {
+			i, f, g, o := gr[j], gr[H+j], gr[2*H+j], gr[3*H+j]
+			tcj := tc[j]
+			dc := dh[j]*o*(1-tcj*tcj) + dcarry[j]
+			do := dh[j] * tcj
+			di := dc * g
+			dg := dc * i
+			df := dc * cp[j]
+			if !oldest {
+				if t.Defect == DropForgetPath {
+					dcarry[j] = 0
+				} else {
+					dcarry[j] = dc * f
+				}
+			}
+			da[j] = di * i * (1 - i)
+			da[H+j] = df * f * (1 - f)
+			da[2*H+j] = dg * (1 - g*g)
+			da[3*H+j] = do * o * (1 - o)
+		}
+		if !oldest {
+			clear(dhNext)
+		}
+		for row, d := range da {
+			gi := gwih[row*m : (row+1)*m]
+			for j, xv := range xr {
+				gi[j] += d * xv
+			}
+			gh := gwhh[row*H : (row+1)*H]
+			for j, hv := range hp {
+				gh[j] += d * hv
+			}
+			gb[row] += d
+			if !oldest {
+				for j, w := range whh[row*H : (row+1)*H] {
+					dhNext[j] += w * d
+				}
+			}
+		}
+		dh, dhNext = dhNext, dh
+	}
+}

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/ccn-go/ccn/compare"
+)
+
+// runVerify runs the comparison suite and prints one row per case. It fails
+// (exit 1) if any case disagrees with the reference beyond compare.Tolerance.
+func runVerify(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("verify", stderr)
+	trajectories := fs.Int("trajectories", 2, "random trajectories per case")
+	length := fs.Int("length", 200, "longest trajectory for the column, dense RTRL and T-BPTT cases (≥ 1)")
+	netLength := fs.Int("network-length", 30, "trajectory length for the network cases (≥ 1)")
+	seed := fs.Uint64("seed", 1, "seed of the random parameters and trajectories")
+	suite := fs.String("suite", "all", "which cases: cells, networks or all")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	cfg := compare.SuiteConfig{Trajectories: *trajectories, Length: *length, NetworkLength: *netLength, Seed: *seed}
+	switch *suite {
+	case "cells":
+		cfg.Cells = true
+	case "networks":
+		cfg.Networks = true
+	case "all":
+		cfg.Cells, cfg.Networks = true, true
+	default:
+		return badInput("--suite must be cells, networks or all, got %q", *suite)
+	}
+	if *trajectories < 1 || *length < 1 || *netLength < 1 {
+		return badInput("--trajectories, --length and --network-length must be at least 1")
+	}
+	start := time.Now()
+	fmt.Fprintf(stdout, "%-8s  %-12s  %4s  %4s  %5s  %6s  %4s  %-5s  %6s  %10s  %10s  %s\n",
+		"engine", "cell", "H", "m", "stage", "norm", "T", "k", "params", "max abs", "max rel", "result")
+	failed := 0
+	var worst compare.Agreement
+	results := compare.Run(cfg, func(done, total int, r compare.Result) {
+		k := "full"
+		if r.Truncation > 0 {
+			k = fmt.Sprint(r.Truncation)
+		}
+		norm := r.Norm
+		if norm == "" {
+			norm = "-"
+		}
+		verdict := "PASS"
+		if !r.Pass() {
+			verdict = "FAIL"
+			failed++
+			if r.Err != nil {
+				verdict = "FAIL: " + r.Err.Error()
+			}
+		}
+		worst = worst.Worst(r.Agreement)
+		fmt.Fprintf(stdout, "%-8s  %-12s  %4d  %4d  %5d  %6s  %4d  %-5s  %6d  %10.3g  %10.3g  %s\n",
+			r.Engine, r.Cell, r.Hidden, r.Inputs, r.Stage(), norm, r.Length, k, r.Params(), r.MaxAbs, r.MaxRel, verdict)
+	})
+	fmt.Fprintf(stdout, "\n%d cases, %d failed; worst max abs %.3g, worst max rel %.3g (tolerance %g); %.1fs\n",
+		len(results), failed, worst.MaxAbs, worst.MaxRel, compare.Tolerance, time.Since(start).Seconds())
+	if failed > 0 {
+		return exitError{code: 1, msg: fmt.Sprintf("%d of %d cases disagree with the reference", failed, len(results))}
+	}
+	return nil
+}

@@ -1,0 +1,222 @@
+package compare
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/ccn-go/ccn/arch"
+	"github.com/ccn-go/ccn/backward"
+	"github.com/ccn-go/ccn/forward"
+	"github.com/ccn-go/ccn/reference"
+)
+
+// Engine is a hand-written gradient engine under test: one prediction per
+// step, and the gradient of the latest prediction with respect to its
+// parameter vector.
+type Engine interface {
+	Step(x []float64) float64
+	Grad(dst []float64)
+}
+
+var (
+	_ Engine = (*forward.DenseRTRL)(nil)
+	_ Engine = (*forward.Network)(nil)
+	_ Engine = (*backward.TBPTT)(nil)
+	_ Engine = (*columnEngine)(nil)
+)
+
+// truth answers, for one trajectory, what the engine must reproduce.
+type truth struct {
+	// ys are the predictions y_1..y_T.
+	ys []float64
+	// at returns the gradient of y_t (1-based) under the engine's truncation.
+	at func(t int) ([]float64, error)
+	// combo returns the gradient of Σ_t a_t·y_t, each y_t under the truncation.
+	combo func(a []float64) ([]float64, error)
+}
+
+// agree steps e through xs and measures its predictions, its gradients at the
+// check times and its gradient of a random combination Σ_t a_t·y_t against ref.
+func agree(e Engine, n int, xs [][]float64, rng *rand.Rand, ref truth) (Agreement, error) {
+	T := len(xs)
+	times := checkTimes(T)
+	a := Weights(rng, T)
+	ys := make([]float64, T)
+	g := make([]float64, n)
+	combo := make([]float64, n)
+	at := make(map[int][]float64, len(times))
+	next := 0
+	for t := 1; t <= T; t++ {
+		ys[t-1] = e.Step(xs[t-1])
+		e.Grad(g)
+		for i, v := range g {
+			combo[i] += a[t-1] * v
+		}
+		if next < len(times) && times[next] == t {
+			at[t] = append([]float64(nil), g...)
+			next++
+		}
+	}
+	worst := Measure(ys, ref.ys)
+	for _, t := range times {
+		want, err := ref.at(t)
+		if err != nil {
+			return worst, fmt.Errorf("reference at t=%d: %w", t, err)
+		}
+		worst = worst.Worst(Measure(at[t], want))
+	}
+	want, err := ref.combo(a)
+	if err != nil {
+		return worst, fmt.Errorf("reference combination: %w", err)
+	}
+	return worst.Worst(Measure(combo, want)), nil
+}
+
+// oneHot returns the length-T weights selecting y_t.
+func oneHot(T, t int) []float64 {
+	a := make([]float64, T)
+	a[t-1] = 1
+	return a
+}
+
+// denseTruth is the reference for a dense LSTM (or a column, H = 1) under
+// truncation k (0: full BPTT).
+func denseTruth(r *reference.Reference, shape arch.Dense, params []float64, xs [][]float64, k int) (truth, error) {
+	T := len(xs)
+	ys, _, err := r.Dense(shape, params, xs, nil)
+	if err != nil {
+		return truth{}, err
+	}
+	tr := truth{ys: ys}
+	if k == 0 || k >= T {
+		tr.at = func(t int) ([]float64, error) {
+			_, g, err := r.Dense(shape, params, xs, oneHot(T, t))
+			return g, err
+		}
+		tr.combo = func(a []float64) ([]float64, error) {
+			_, g, err := r.Dense(shape, params, xs, a)
+			return g, err
+		}
+		return tr, nil
+	}
+	tr.at = func(t int) ([]float64, error) {
+		_, g, err := r.DenseTruncated(shape, params, xs, t, k)
+		return g, err
+	}
+	tr.combo = func(a []float64) ([]float64, error) {
+		sum := make([]float64, shape.NumParams())
+		for t := 1; t <= T; t++ {
+			_, g, err := r.DenseTruncated(shape, params, xs, t, k)
+			if err != nil {
+				return nil, err
+			}
+			for i, v := range g {
+				sum[i] += a[t-1] * v
+			}
+		}
+		return sum, nil
+	}
+	return tr, nil
+}
+
+// columnEngine presents a forward.Column as a dense H = 1 engine with a
+// prediction weight w_out: y = w_out·h, so ∂y/∂θ = w_out·∂h/∂θ and ∂y/∂w_out = h.
+type columnEngine struct {
+	col  *forward.Column
+	wOut float64
+}
+
+func (c *columnEngine) Step(x []float64) float64 { return c.wOut * c.col.Step(x) }
+
+func (c *columnEngine) Grad(dst []float64) {
+	tr := c.col.Trace()
+	for i, v := range tr {
+		dst[i] = c.wOut * v
+	}
+	dst[len(tr)] = c.col.H()
+}
+
+// ColumnDefect, DenseDefect, TBPTTDefect and NetworkDefect inject known errors
+// into an engine before a check; the zero values inject nothing. They exist so
+// tests can prove each check fails on a wrong engine.
+type (
+	ColumnDefect  = forward.Defect
+	TBPTTDefect   = backward.Defect
+	NetworkDefect = forward.Defect
+)
+
+// CheckColumn compares forward.Column (through y = w_out·h) with full BPTT on
+// one random trajectory with m inputs.
+func CheckColumn(r *reference.Reference, m int, tr Trajectory, rng *rand.Rand, defect ColumnDefect) (Agreement, error) {
+	shape := arch.Dense{Hidden: 1, Inputs: m}
+	params := make([]float64, shape.NumParams())
+	FillUniform(rng, params, tr.Scale)
+	col := forward.NewColumn(m)
+	copy(col.Params(), params[:shape.NumCellParams()])
+	col.Defect = defect
+	ref, err := denseTruth(r, shape, params, tr.Xs, 0)
+	if err != nil {
+		return Agreement{}, err
+	}
+	return agree(&columnEngine{col: col, wOut: params[shape.OffOut()]}, shape.NumParams(), tr.Xs, rng, ref)
+}
+
+// CheckDenseRTRL compares forward.DenseRTRL with full BPTT.
+func CheckDenseRTRL(r *reference.Reference, shape arch.Dense, tr Trajectory, rng *rand.Rand, defect forward.Defect) (Agreement, error) {
+	e := forward.NewDenseRTRL(shape)
+	FillUniform(rng, e.Params(), tr.Scale)
+	e.Defect = defect
+	params := append([]float64(nil), e.Params()...)
+	ref, err := denseTruth(r, shape, params, tr.Xs, 0)
+	if err != nil {
+		return Agreement{}, err
+	}
+	return agree(e, shape.NumParams(), tr.Xs, rng, ref)
+}
+
+// CheckTBPTT compares backward.TBPTT with truncation k (0: full) against the
+// k-truncated reference.
+func CheckTBPTT(r *reference.Reference, shape arch.Dense, k int, tr Trajectory, rng *rand.Rand, defect TBPTTDefect) (Agreement, error) {
+	e := backward.NewTBPTT(shape, k)
+	FillUniform(rng, e.Params(), tr.Scale)
+	e.Defect = defect
+	params := append([]float64(nil), e.Params()...)
+	ref, err := denseTruth(r, shape, params, tr.Xs, k)
+	if err != nil {
+		return Agreement{}, err
+	}
+	return agree(e, shape.NumParams(), tr.Xs, rng, ref)
+}
+
+// CheckNetwork compares forward.Network at topology top (frozen and learnable
+// parameters drawn at random) with the reference graph of the same topology.
+func CheckNetwork(r *reference.Reference, top arch.Network, tr Trajectory, rng *rand.Rand, defect NetworkDefect) (Agreement, error) {
+	net := forward.NewNetworkAt(top, forward.NetworkConfig{
+		Inputs:           top.Inputs,
+		FeaturesPerStage: top.LearningColumns(),
+		MaxFeatures:      top.Features(),
+		Norm:             top.Norm,
+	})
+	FillUniform(rng, net.Frozen(), tr.Scale)
+	FillUniform(rng, net.Params(), tr.Scale)
+	net.Defect = defect
+	frozen := append([]float64(nil), net.Frozen()...)
+	learn := append([]float64(nil), net.Params()...)
+	T := len(tr.Xs)
+	ys, _, err := r.Network(top, frozen, learn, tr.Xs, nil)
+	if err != nil {
+		return Agreement{}, err
+	}
+	ref := truth{
+		ys: ys,
+		at: func(t int) ([]float64, error) {
+			_, g, err := r.Network(top, frozen, learn, tr.Xs, oneHot(T, t))
+			return g, err
+		},
+		combo: func(a []float64) ([]float64, error) {
+			_, g, err := r.Network(top, frozen, learn, tr.Xs, a)
+			return g, err
+		},
+	}
+	return agree(net, top.NumLearnable(), tr.Xs, rng, ref)
+}

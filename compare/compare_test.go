@@ -1,0 +1,137 @@
+package compare
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ccn-go/ccn/arch"
+	"github.com/ccn-go/ccn/backward"
+	"github.com/ccn-go/ccn/forward"
+	"github.com/ccn-go/ccn/reference"
+)
+
+func TestMeasure(t *testing.T) {
+	tests := []struct {
+		name       string
+		got, want  []float64
+		abs, rel   float64
+		shouldPass bool
+	}{
+		{"equal", []float64{1, 2}, []float64{1, 2}, 0, 0, true},
+		{"small values use absolute scale", []float64{1e-3}, []float64{1e-3 + 1e-11}, 1e-11, 1e-11, true},
+		{"large values use relative scale", []float64{1000}, []float64{1000 + 1e-8}, 1e-8, 1e-11, true},
+		{"too far", []float64{1, 2}, []float64{1, 2 + 1e-9}, 1e-9, 1e-9 / 2, false},
+		{"nan never passes", []float64{math.NaN()}, []float64{0}, math.Inf(1), math.Inf(1), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := Measure(tt.got, tt.want)
+			assert.InDelta(t, tt.abs, a.MaxAbs, 1e-15+1e-6*tt.abs)
+			assert.InDelta(t, tt.rel, a.MaxRel, 1e-15+1e-6*tt.rel)
+			assert.Equal(t, tt.shouldPass, a.Pass())
+		})
+	}
+	assert.Panics(t, func() { Measure([]float64{1}, nil) })
+}
+
+func checkSuite(t *testing.T, cfg SuiteConfig) {
+	t.Helper()
+	worst := Agreement{}
+	n := 0
+	Run(cfg, func(done, total int, r Result) {
+		n++
+		require.NoError(t, r.Err, "%+v", r.Case)
+		assert.True(t, r.Pass(), "%s %s H=%d m=%d T=%d k=%d stage=%d norm=%s: max rel %.3g",
+			r.Engine, r.Cell, r.Hidden, r.Inputs, r.Length, r.Truncation, r.Stage(), r.Norm, r.MaxRel)
+		worst = worst.Worst(r.Agreement)
+	})
+	assert.Positive(t, n)
+	t.Logf("%d cases, worst max abs %.3g, worst max rel %.3g", n, worst.MaxAbs, worst.MaxRel)
+}
+
+// Every cell engine agrees with the reference: columns and dense RTRL against
+// full BPTT, T-BPTT against the truncated reference for k ∈ {1, 2, 5, 15, full}.
+func TestCellsAgreeWithReference(t *testing.T) {
+	cfg := SuiteConfig{Trajectories: 2, Length: 200, Seed: 1, Cells: true}
+	if testing.Short() {
+		cfg.Trajectories, cfg.Length = 1, 60
+	}
+	checkSuite(t, cfg)
+}
+
+// Columnar, Constructive and CCN networks agree with the reference graph of
+// the same topology, with normalization off, on and with the ε floor active.
+func TestNetworksAgreeWithReference(t *testing.T) {
+	cfg := SuiteConfig{Trajectories: 2, NetworkLength: 30, Seed: 2, Networks: true}
+	if testing.Short() {
+		cfg.Trajectories, cfg.NetworkLength = 1, 12
+	}
+	checkSuite(t, cfg)
+}
+
+// The comparison has teeth: each injected defect makes its check fail, while
+// the same check on the correct engine passes.
+func TestInjectedErrorsAreCaught(t *testing.T) {
+	r := reference.New()
+	dense := arch.Dense{Hidden: 3, Inputs: 4}
+	ccn := arch.CCN(5, 2, 2, arch.Normalization{Enabled: true, Decay: 0.9, Epsilon: 0.001})
+	tests := []struct {
+		name  string
+		check func(defect bool) (Agreement, error)
+	}{
+		{"column drops the recurrent trace term", func(d bool) (Agreement, error) {
+			rng := NewRand(3, 0)
+			return CheckColumn(r, 6, RandomTrajectory(rng, 0, 25, 6), rng, pick(d, forward.DropRecurrentTerm, forward.NoDefect))
+		}},
+		{"dense RTRL drops the recurrent trace term", func(d bool) (Agreement, error) {
+			rng := NewRand(3, 1)
+			return CheckDenseRTRL(r, dense, RandomTrajectory(rng, 0, 25, 4), rng, pick(d, forward.DropRecurrentTerm, forward.NoDefect))
+		}},
+		{"T-BPTT window off by one (the authors' ring buffer)", func(d bool) (Agreement, error) {
+			rng := NewRand(3, 2)
+			return CheckTBPTT(r, dense, 5, RandomTrajectory(rng, 0, 25, 4), rng, pick(d, backward.OffByOneWindow, backward.None))
+		}},
+		{"T-BPTT drops the forget path", func(d bool) (Agreement, error) {
+			rng := NewRand(3, 3)
+			return CheckTBPTT(r, dense, 0, RandomTrajectory(rng, 0, 25, 4), rng, pick(d, backward.DropForgetPath, backward.None))
+		}},
+		{"CCN learning columns read previous-step features (the authors' staging)", func(d bool) (Agreement, error) {
+			rng := NewRand(3, 4)
+			return CheckNetwork(r, ccn, RandomTrajectory(rng, 0, 15, 5), rng, pick(d, forward.PreviousStepFeatures, forward.NoDefect))
+		}},
+		{"CCN drops the recurrent trace term", func(d bool) (Agreement, error) {
+			rng := NewRand(3, 5)
+			return CheckNetwork(r, ccn, RandomTrajectory(rng, 1, 15, 5), rng, pick(d, forward.DropRecurrentTerm, forward.NoDefect))
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			good, err := tt.check(false)
+			require.NoError(t, err)
+			assert.True(t, good.Pass(), "correct engine: max rel %.3g", good.MaxRel)
+			bad, err := tt.check(true)
+			require.NoError(t, err)
+			assert.False(t, bad.Pass(), "defective engine passed: max rel %.3g", bad.MaxRel)
+			t.Logf("correct %.2g, defective %.2g", good.MaxRel, bad.MaxRel)
+		})
+	}
+}
+
+func pick[T any](cond bool, a, b T) T {
+	if cond {
+		return a
+	}
+	return b
+}
+
+func TestGate(t *testing.T) {
+	net := arch.CCN(12, 4, 2, arch.Normalization{Enabled: true})
+	dense := arch.Dense{Hidden: 4, Inputs: 12}
+	assert.NoError(t, Gate(GateSpec{Net: &net, Seed: 1}))
+	assert.NoError(t, Gate(GateSpec{Dense: &dense, Truncation: 15, Seed: 1}))
+	assert.NoError(t, Gate(GateSpec{Dense: &dense, RTRL: true, Seed: 1}))
+	assert.Panics(t, func() { _ = Gate(GateSpec{}) })
+}

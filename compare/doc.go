@@ -1,0 +1,20 @@
+// Package compare proves the hand-written gradient engines equal to the Gorgonia
+// ground truth of package reference, on random trajectories.
+//
+// Agreement between an engine's gradient a and the reference b is measured as
+//
+//	rel = max_i |a_i − b_i| / max(1, max_i |b_i|)
+//
+// and a check passes when rel ≤ Tolerance (1e-10) in float64. Every engine is
+// checked at several time steps t (the gradient of y_t) and on random linear
+// combinations Σ_t a_t·y_t of all predictions of a trajectory:
+//
+//   - forward.Column and forward.DenseRTRL (exact RTRL, SPEC §1) against full BPTT;
+//   - backward.TBPTT (SPEC §4) against the k-truncated reference for each k;
+//   - forward.Network (Columnar, Constructive, CCN; paper §3, SPEC §2–3) against
+//     the reference network graph built from the same arch.Network.
+//
+// The random trajectories (parameters at several scales, Gaussian and
+// sparse-binary inputs) live in trajectory.go so that tests, the verify command
+// and the run-time gate share them.
+package compare

@@ -1,0 +1,78 @@
+package experiments
+
+import "math"
+
+// Adam is the optimizer of the paper's Table 1 without momentum (β1 = 0),
+// applied to the TD direction d = δ·z as an ascent direction:
+//
+//	v_i ← β2·v_i + (1−β2)·d_i²                       v_i starts at 0
+//	θ_i ← θ_i + α·d_i / (√(v_i / (1−β2^n_i)) + ε)
+//
+// n_i counts the updates entry i has received since it appeared, so a column
+// added at a stage advance gets the same bias correction as the network at its
+// first step (with one global count its first steps would be α·d/√((1−β2)d²),
+// a hundred times larger than α).
+type Adam struct {
+	StepSize float64 // α
+	Beta2    float64 // β2; if 0 it defaults to 0.9999 (paper Table 1)
+	Epsilon  float64 // ε; if 0 it defaults to 1e-8 (paper Table 1)
+
+	v   []float64 // second-moment estimate
+	pow []float64 // β2^n_i
+}
+
+var _ Optimizer = (*Adam)(nil)
+
+func (a *Adam) beta2() float64 {
+	if a.Beta2 == 0 {
+		return 0.9999
+	}
+	return a.Beta2
+}
+
+func (a *Adam) epsilon() float64 {
+	if a.Epsilon == 0 {
+		return 1e-8
+	}
+	return a.Epsilon
+}
+
+// Reset implements Optimizer.
+func (a *Adam) Reset(l Layout) {
+	l.validate()
+	a.v = make([]float64, l.Size)
+	a.pow = make([]float64, l.Size)
+	for i := range a.pow {
+		a.pow[i] = 1
+	}
+}
+
+// Remap implements Optimizer; new entries start at v = 0 with no updates.
+func (a *Adam) Remap(l Layout, from []int) {
+	l.validate()
+	a.v = remapInto(a.v, from, 0)
+	a.pow = remapInto(a.pow, from, 1)
+}
+
+// Update implements Optimizer.
+func (a *Adam) Update(theta, d []float64) {
+	if len(theta) != len(a.v) || len(d) != len(a.v) {
+		panic("experiments: Adam.Update length mismatch")
+	}
+	b2, eps, alpha := a.beta2(), a.epsilon(), a.StepSize
+	v, pow := a.v[:len(d)], a.pow[:len(d)]
+	theta = theta[:len(d)]
+	// Entries that appeared together have bit-identical powers, so the
+	// correction is recomputed only where the power changes along the vector.
+	lastPow, corr := math.NaN(), 0.0
+	for i, g := range d {
+		vi := b2*v[i] + (1-b2)*g*g
+		v[i] = vi
+		p := pow[i] * b2
+		pow[i] = p
+		if p != lastPow {
+			lastPow, corr = p, 1/math.Sqrt(1-p)
+		}
+		theta[i] += alpha * g / (math.Sqrt(vi)*corr + eps)
+	}
+}

@@ -1,0 +1,144 @@
+package experiments
+
+import (
+	"fmt"
+	"math"
+)
+
+// TD is the online TD(λ) agent of paper Algorithm 1 (SPEC §5) over a Learner:
+//
+//	y = v(x_0); z = 0
+//	loop: observe x', cumulant c
+//	      y' = v(x')
+//	      δ  = c + γ·y' − y
+//	      z  = γλ·z + ∇v(x)         (gradient of the previous prediction y)
+//	      θ  = θ + Optimizer(α, δ·z)
+//	      y  = y'
+//
+// ∇v(x') is read from the learner right after Step(x'), before θ changes, and
+// folded into z after the update, which is the same order of operations.
+//
+// When a Staged learner adds a stage inside Step, the layout of θ changes: the
+// agent moves z and the optimizer state with NetworkRemap (head weights and
+// bias keep theirs; the frozen columns' entries are dropped; new entries start
+// at zero trace and fresh optimizer state).
+//
+// After construction a step allocates nothing, except at a stage change.
+type TD struct {
+	gamma, lambda float64
+
+	learner Learner
+	staged  Staged // nil if the learner's layout never changes
+	opt     Optimizer
+	layout  Layout
+	stage   int
+
+	z []float64 // eligibility trace
+	g []float64 // ∇v of the newest prediction
+	d []float64 // δ·z, the direction given to the optimizer
+
+	y       float64
+	started bool
+}
+
+// NewTD returns an agent for learner l with discount γ and trace decay λ.
+// layout describes l's parameter vector (for a Staged learner it is recomputed
+// from Topology at every stage change). The optimizer is Reset to layout. It
+// panics if layout does not match l or γ, λ are outside [0, 1].
+func NewTD(l Learner, layout Layout, opt Optimizer, gamma, lambda float64) *TD {
+	layout.validate()
+	if layout.Size != l.NumParams() || len(l.Params()) != l.NumParams() {
+		panic(fmt.Sprintf("experiments: layout size %d, learner has %d parameters", layout.Size, l.NumParams()))
+	}
+	if !(gamma >= 0 && gamma <= 1) || !(lambda >= 0 && lambda <= 1) {
+		panic(fmt.Sprintf("experiments: γ = %v and λ = %v must lie in [0, 1]", gamma, lambda))
+	}
+	a := &TD{gamma: gamma, lambda: lambda, learner: l, opt: opt, layout: layout}
+	if s, ok := l.(Staged); ok {
+		a.staged = s
+		a.stage = s.Stage()
+	}
+	opt.Reset(layout)
+	a.resize(layout.Size)
+	return a
+}
+
+func (a *TD) resize(n int) {
+	a.z = make([]float64, n)
+	a.g = make([]float64, n)
+	a.d = make([]float64, n)
+}
+
+// Start makes the first prediction y = v(x_0) and returns it; call it once,
+// before Step.
+func (a *TD) Start(x []float64) float64 {
+	if a.started {
+		panic("experiments: TD.Start called twice")
+	}
+	a.started = true
+	a.y = a.learner.Step(x)
+	a.checkStage()
+	a.learner.Grad(a.g)
+	copy(a.z, a.g)
+	return a.y
+}
+
+// Step observes x' and the cumulant c of the transition into it, updates θ and
+// returns the new prediction y' = v(x'). ok is false if the prediction or a
+// parameter is NaN or ±Inf after the update (the run has diverged).
+func (a *TD) Step(x []float64, c float64) (y float64, ok bool) {
+	if !a.started {
+		panic("experiments: TD.Step before Start")
+	}
+	y = a.learner.Step(x)
+	a.checkStage()
+	a.learner.Grad(a.g)
+	delta := c + a.gamma*y - a.y
+	z, g, d := a.z, a.g[:len(a.z)], a.d[:len(a.z)]
+	for i, zi := range z {
+		d[i] = delta * zi
+	}
+	theta := a.learner.Params()
+	a.opt.Update(theta, d)
+	decay := a.gamma * a.lambda
+	for i, zi := range z {
+		z[i] = decay*zi + g[i]
+	}
+	a.y = y
+	// x·0 is 0 for finite x and NaN for NaN or ±Inf.
+	bad := y * 0
+	for _, p := range theta {
+		bad += p * 0
+	}
+	return y, bad == 0
+}
+
+// checkStage remaps the trace and optimizer state after a stage change.
+func (a *TD) checkStage() {
+	if a.staged == nil || a.staged.Stage() == a.stage {
+		return
+	}
+	next := a.staged.Topology()
+	// The previous topology has one stage fewer per stage added since.
+	prev := next
+	prev.Stages = next.Stages[:len(next.Stages)-(a.staged.Stage()-a.stage)]
+	from := NetworkRemap(prev, next)
+	a.layout = NetworkLayout(next)
+	a.opt.Remap(a.layout, from)
+	z := remapInto(a.z, from, 0)
+	a.resize(a.layout.Size)
+	a.z = z
+	a.stage = a.staged.Stage()
+	if a.layout.Size != a.learner.NumParams() {
+		panic(fmt.Sprintf("experiments: learner has %d parameters after stage change, layout says %d", a.learner.NumParams(), a.layout.Size))
+	}
+}
+
+// Prediction returns the latest prediction.
+func (a *TD) Prediction() float64 { return a.y }
+
+// Trace returns a view of the eligibility trace z (in the current layout).
+func (a *TD) Trace() []float64 { return a.z }
+
+// Layout returns the current layout of the learner's parameter vector.
+func (a *TD) Layout() Layout { return a.layout }

@@ -1,0 +1,35 @@
+package experiments
+
+import "github.com/ccn-go/ccn/arch"
+
+// Learner is a differentiable predictor v_θ stepped online: Step consumes the
+// next observation and returns the prediction, Grad writes ∂y/∂θ of the last
+// prediction for every learnable parameter, and Params is a writable view of θ
+// that the learner reads at every step.
+type Learner interface {
+	Step(x []float64) float64
+	Grad(dst []float64)
+	Params() []float64
+	NumParams() int
+}
+
+// Staged is implemented by learners whose learnable vector changes size and
+// meaning when a stage is added (forward.Network): Stage is the index of the
+// learning stage and Topology the current arch.Network, whose offsets say
+// where the head lies.
+type Staged interface {
+	Stage() int
+	Topology() arch.Network
+}
+
+// NetworkLayout is the Layout of the learnable vector of network n: the
+// learning columns' blocks, then one head weight per feature, then the bias.
+func NetworkLayout(n arch.Network) Layout {
+	return Layout{Size: n.NumLearnable(), HeadStart: n.OffHead(), HeadEnd: n.NumLearnable(), Features: n.Features()}
+}
+
+// DenseLayout is the Layout of a dense LSTM's vector: its head is w_out
+// (there is no bias).
+func DenseLayout(d arch.Dense) Layout {
+	return Layout{Size: d.NumParams(), HeadStart: d.OffOut(), HeadEnd: d.NumParams(), Features: d.Hidden}
+}

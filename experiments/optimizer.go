@@ -1,0 +1,52 @@
+package experiments
+
+import "fmt"
+
+// Layout describes a learnable parameter vector to an optimizer: its length and
+// where the prediction head (the output layer's weights, and bias if any) lies.
+type Layout struct {
+	Size      int // length of the learnable vector
+	HeadStart int // first index of the head
+	HeadEnd   int // one past the last index of the head
+	Features  int // number of features the head reads (its fan-in)
+}
+
+// validate panics if l does not describe a vector.
+func (l Layout) validate() {
+	if l.Size < 1 || l.HeadStart < 0 || l.HeadStart > l.HeadEnd || l.HeadEnd > l.Size || l.Features < 1 {
+		panic(fmt.Sprintf("experiments: invalid layout %+v", l))
+	}
+}
+
+// Optimizer turns an ascent direction d (for TD(λ), δ·z) into an in-place
+// update of the parameters. Implementations keep per-parameter state and
+// never allocate in Update.
+type Optimizer interface {
+	// Reset sizes the state for layout l and sets it to its initial value.
+	Reset(l Layout)
+
+	// Remap moves the state to a new layout l after the learner's
+	// parameter vector changed: entry i of the new state takes entry
+	// from[i] of the old state, or its initial value where from[i] < 0.
+	// len(from) must be l.Size.
+	Remap(l Layout, from []int)
+
+	// Update adds the step for direction d to theta; both have length
+	// Layout.Size.
+	Update(theta, d []float64)
+}
+
+// remapInto returns a new slice of length len(from) whose entry i is
+// old[from[i]], or fill where from[i] < 0. It allocates: remaps happen once
+// per stage, not per step.
+func remapInto(old []float64, from []int, fill float64) []float64 {
+	out := make([]float64, len(from))
+	for i, j := range from {
+		if j < 0 {
+			out[i] = fill
+			continue
+		}
+		out[i] = old[j]
+	}
+	return out
+}

@@ -1,0 +1,79 @@
+package experiments
+
+import "math"
+
+// RMSProp is the optimizer the authors' C++ code runs under the name Adam: no
+// momentum, no bias correction, a second-moment accumulator that starts at 1,
+// and the output layer's step size divided by the number of features it reads:
+//
+//	v_i ← β·v_i + (1−β)·d_i²                 v_i starts at 1
+//	θ_i ← θ_i + α_i·d_i / (√v_i + ε)
+//	α_i = α/F for the head's weights and bias (F features), α elsewhere
+//
+// Starting at 1 makes early steps about α·d (plain gradient ascent) until the
+// accumulator has seen about 1/(1−β) updates. Dividing the head's step size by
+// F keeps the prediction's change per step independent of the number of
+// (normalized) features as stages add them.
+type RMSProp struct {
+	StepSize float64 // α
+	Beta     float64 // β; if 0 it defaults to 0.9999 (the authors' value)
+	Epsilon  float64 // ε; if 0 it defaults to 1e-8
+
+	v      []float64
+	layout Layout
+}
+
+var _ Optimizer = (*RMSProp)(nil)
+
+func (r *RMSProp) beta() float64 {
+	if r.Beta == 0 {
+		return 0.9999
+	}
+	return r.Beta
+}
+
+func (r *RMSProp) epsilon() float64 {
+	if r.Epsilon == 0 {
+		return 1e-8
+	}
+	return r.Epsilon
+}
+
+// Reset implements Optimizer.
+func (r *RMSProp) Reset(l Layout) {
+	l.validate()
+	r.layout = l
+	r.v = make([]float64, l.Size)
+	for i := range r.v {
+		r.v[i] = 1
+	}
+}
+
+// Remap implements Optimizer; new entries start at v = 1.
+func (r *RMSProp) Remap(l Layout, from []int) {
+	l.validate()
+	r.layout = l
+	r.v = remapInto(r.v, from, 1)
+}
+
+// Update implements Optimizer.
+func (r *RMSProp) Update(theta, d []float64) {
+	if len(theta) != len(r.v) || len(d) != len(r.v) {
+		panic("experiments: RMSProp.Update length mismatch")
+	}
+	b, eps := r.beta(), r.epsilon()
+	l := r.layout
+	r.update(theta[:l.HeadStart], d[:l.HeadStart], r.v[:l.HeadStart], r.StepSize, b, eps)
+	r.update(theta[l.HeadStart:l.HeadEnd], d[l.HeadStart:l.HeadEnd], r.v[l.HeadStart:l.HeadEnd], r.StepSize/float64(l.Features), b, eps)
+	r.update(theta[l.HeadEnd:], d[l.HeadEnd:], r.v[l.HeadEnd:], r.StepSize, b, eps)
+}
+
+func (r *RMSProp) update(theta, d, v []float64, alpha, b, eps float64) {
+	v = v[:len(d)]
+	theta = theta[:len(d)]
+	for i, g := range d {
+		vi := b*v[i] + (1-b)*g*g
+		v[i] = vi
+		theta[i] += alpha * g / (math.Sqrt(vi) + eps)
+	}
+}

@@ -1,0 +1,41 @@
+package forward
+
+import "fmt"
+
+// Defect selects a deliberate mistake in an engine. It exists for tests of the
+// comparison against autodiff only: an engine with a Defect other than NoDefect
+// computes wrong gradients (or, for PreviousStepFeatures, a forward pass that
+// disagrees with its gradient) on purpose.
+type Defect int
+
+const (
+	// NoDefect is the correct engine.
+	NoDefect Defect = iota
+	// PreviousStepFeatures reproduces the authors' mismatch in a Network: the
+	// learning stage's columns read, in the forward pass, the previous step's
+	// normalized features of earlier stages, while their traces use the current
+	// step's features as direct terms. Column and DenseRTRL ignore it.
+	PreviousStepFeatures
+	// DropRecurrentTerm drops the recurrent part of ∂a_q/∂p from the trace
+	// recursion, as if
+	//
+	//	∂a_q/∂p = d_q(p)     instead of     d_q(p) + u_q·H_p(t-1)
+	//
+	// (for a dense LSTM the dropped term is Σ_k W_hh[q·H+j][k]·∂h_k(t-1)/∂p).
+	DropRecurrentTerm
+)
+
+// String returns the name of the defect.
+func (d Defect) String() string {
+	switch d {
+	case NoDefect:
+		return "NoDefect"
+	case PreviousStepFeatures:
+		return "PreviousStepFeatures"
+	case DropRecurrentTerm:
+		return "DropRecurrentTerm"
+	}
+	return fmt.Sprintf("Defect(%d)", int(d))
+}
+
+var _ fmt.Stringer = NoDefect

@@ -1,0 +1,210 @@
+package forward
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/ccn-go/ccn/arch"
+)
+
+// DenseRTRL is exact real-time recurrent learning for a fully connected LSTM
+// with H hidden units, m inputs and the linear prediction y = w_out·h (paper §2,
+// parameters in the flat layout of arch.Dense). For every cell parameter p it
+// keeps the traces ∂h_j/∂p and ∂c_j/∂p of all H units, updated by
+//
+//	∂a_{q,j}/∂p = d_{q,j}(p) + Σ_k W_hh[q·H+j][k]·∂h_k(t-1)/∂p
+//	∂c_j/∂p = f_j·∂c_j(t-1)/∂p + c_j(t-1)·f_j(1-f_j)·∂a_{f,j}/∂p
+//	        + i_j·(1-g_j²)·∂a_{g,j}/∂p + g_j·i_j(1-i_j)·∂a_{i,j}/∂p
+//	∂h_j/∂p = o_j·(1-tanh²(c_j))·∂c_j/∂p + tanh(c_j)·o_j(1-o_j)·∂a_{o,j}/∂p
+//
+// where the direct term d_{q,j}(p) is x_k for p = W_ih[q·H+j][k], h_k(t-1) for
+// p = W_hh[q·H+j][k], 1 for p = b[q·H+j], and 0 for every other row. The cost is
+// O(H²) per cell parameter, O(H⁴ + H³m) per step.
+type DenseRTRL struct {
+	// Defect injects a deliberate mistake for tests of the comparison only.
+	// DenseRTRL honours DropRecurrentTerm and ignores PreviousStepFeatures.
+	Defect Defect
+
+	shape  arch.Dense
+	params []float64
+
+	h, c, hPrev, cPrev []float64 // H each
+	i, f, g, o, tc     []float64 // gates and tanh(c) of the last step
+	kI, kF, kG, B, D   []float64 // per-unit trace coefficients
+	da                 []float64 // 4H scratch: ∂a/∂p of one parameter
+	hTrace, cTrace     []float64 // NumCellParams × H, parameter-major
+	y                  float64
+}
+
+// NewDenseRTRL returns an engine for shape with parameters, state and traces
+// zero. Fill the parameters through Params.
+func NewDenseRTRL(shape arch.Dense) *DenseRTRL {
+	shape.Validate()
+	H := shape.Hidden
+	vec := func() []float64 { return make([]float64, H) }
+	return &DenseRTRL{
+		shape:  shape,
+		params: make([]float64, shape.NumParams()),
+		h:      vec(), c: vec(), hPrev: vec(), cPrev: vec(),
+		i: vec(), f: vec(), g: vec(), o: vec(), tc: vec(),
+		kI: vec(), kF: vec(), kG: vec(), B: vec(), D: vec(),
+		da:     make([]float64, 4*H),
+		hTrace: make([]float64, shape.NumCellParams()*H),
+		cTrace: make([]float64, shape.NumCellParams()*H),
+	}
+}
+
+// Shape returns the shape of the network.
+func (d *DenseRTRL) Shape() arch.Dense { return d.shape }
+
+// NumParams returns the length of the parameter vector, shape.NumParams().
+func (d *DenseRTRL) NumParams() int { return len(d.params) }
+
+// Params returns the flat parameter vector in the arch.Dense layout (a writable
+// view, read at every step).
+func (d *DenseRTRL) Params() []float64 { return d.params }
+
+// H returns the hidden state h_t (a view; do not modify it).
+func (d *DenseRTRL) H() []float64 { return d.h }
+
+// Reset zeroes the state and the traces; parameters are unchanged.
+func (d *DenseRTRL) Reset() {
+	clear(d.h)
+	clear(d.c)
+	clear(d.hTrace)
+	clear(d.cTrace)
+	d.y = 0
+}
+
+// Step advances the state and the traces by one step on input x (length m) and
+// returns the prediction y_t = w_out·h_t.
+func (d *DenseRTRL) Step(x []float64) float64 {
+	m, H := d.shape.Inputs, d.shape.Hidden
+	if len(x) != m {
+		panic(fmt.Sprintf("forward: dense input has length %d, want %d", len(x), m))
+	}
+	wih, whh, b, wout := d.shape.Split(d.params)
+	copy(d.hPrev, d.h)
+	copy(d.cPrev, d.c)
+	hp, cp := d.hPrev, d.cPrev
+
+	// Forward: 4H rows of 2(m+H) operations, then 10 per unit.
+	for j := 0; j < H; j++ {
+		var a [arch.NumGates]float64
+		for q := range a {
+			r := q*H + j
+			s := b[r]
+			for k, wk := range wih[r*m : (r+1)*m] {
+				s += wk * x[k]
+			}
+			for k, wk := range whh[r*H : (r+1)*H] {
+				s += wk * hp[k]
+			}
+			a[q] = s
+		}
+		i, f, g, o := sigmoid(a[arch.GateI]), sigmoid(a[arch.GateF]), math.Tanh(a[arch.GateG]), sigmoid(a[arch.GateO])
+		cn := f*cp[j] + i*g
+		tc := math.Tanh(cn)
+		d.i[j], d.f[j], d.g[j], d.o[j], d.tc[j] = i, f, g, o, tc
+		d.c[j] = cn
+		d.h[j] = o * tc
+	}
+	// Prediction: 2H operations.
+	y := 0.0
+	for j, w := range wout {
+		y += w * d.h[j]
+	}
+	d.y = y
+
+	// Per-unit coefficients: 15 operations per unit.
+	for j := 0; j < H; j++ {
+		i, f, g, o, tc := d.i[j], d.f[j], d.g[j], d.o[j], d.tc[j]
+		d.kI[j] = g * (i * (1 - i))
+		d.kF[j] = cp[j] * (f * (1 - f))
+		d.kG[j] = i * (1 - g*g)
+		d.B[j] = o * (1 - tc*tc)
+		d.D[j] = tc * (o * (1 - o))
+	}
+
+	// Traces, parameter by parameter, in the flat layout order.
+	p := 0
+	for r := 0; r < 4*H; r++ {
+		for _, xk := range x {
+			d.traceParam(p, r, xk, whh)
+			p++
+		}
+	}
+	for r := 0; r < 4*H; r++ {
+		for _, hk := range hp {
+			d.traceParam(p, r, hk, whh)
+			p++
+		}
+	}
+	for r := 0; r < 4*H; r++ {
+		d.traceParam(p, r, 1, whh)
+		p++
+	}
+	return y
+}
+
+// traceParam advances the traces of cell parameter p, whose direct term is
+// direct on pre-activation row r: 8H² + 1 + 10H operations.
+func (d *DenseRTRL) traceParam(p, r int, direct float64, whh []float64) {
+	H := d.shape.Hidden
+	hs := d.hTrace[p*H : (p+1)*H]
+	cs := d.cTrace[p*H : (p+1)*H]
+	da := d.da[:4*H]
+	if d.Defect == DropRecurrentTerm {
+		clear(da)
+	} else {
+		for row := range da {
+			s := 0.0
+			for k, wk := range whh[row*H : (row+1)*H] {
+				s += wk * hs[k]
+			}
+			da[row] = s
+		}
+	}
+	da[r] += direct
+	for j := range cs {
+		cNew := d.f[j]*cs[j] + d.kF[j]*da[H+j] + d.kG[j]*da[2*H+j] + d.kI[j]*da[j]
+		cs[j] = cNew
+		hs[j] = d.B[j]*cNew + d.D[j]*da[3*H+j]
+	}
+}
+
+// Grad writes ∂y_t/∂θ of the last Step into dst (length NumParams): for a cell
+// parameter Σ_j w_out[j]·∂h_j/∂p, for w_out[j] the state h_j.
+func (d *DenseRTRL) Grad(dst []float64) {
+	if len(dst) != len(d.params) {
+		panic(fmt.Sprintf("forward: dense gradient has length %d, want %d", len(dst), len(d.params)))
+	}
+	H := d.shape.Hidden
+	off := d.shape.OffOut()
+	wout := d.params[off:]
+	for p := range dst[:off] {
+		hs := d.hTrace[p*H : (p+1)*H]
+		s := 0.0
+		for j, w := range wout {
+			s += w * hs[j]
+		}
+		dst[p] = s
+	}
+	copy(dst[off:], d.h)
+}
+
+// OpsPerStep returns the floating-point additions, subtractions,
+// multiplications and divisions of one Step followed by one Grad, counted from
+// the code (exponentials, tanh and negations not counted). With P = 4H(m+H+1)
+// cell parameters:
+//
+//	forward      8H(m+H) + 10H
+//	prediction   2H
+//	coefficients 15H
+//	traces       P·(8H² + 10H + 1)
+//	Grad         P·2H
+func (d *DenseRTRL) OpsPerStep() int {
+	m, H := d.shape.Inputs, d.shape.Hidden
+	P := d.shape.NumCellParams()
+	return 8*H*(m+H) + 10*H + 2*H + 15*H + P*(8*H*H+10*H+1) + P*2*H
+}

@@ -1,0 +1,185 @@
+package graph
+
+import (
+	"fmt"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/ccn-go/ccn/arch"
+)
+
+// Dense is a dense LSTM (arch.Dense) unrolled over a window of Steps steps that
+// starts from the state (h_0, c_0):
+//
+//	a_t = W_ih·x_t + W_hh·h_{t-1} + b       gate-major, 4H values
+//	i, f, g, o = σ(a_i), σ(a_f), tanh(a_g), σ(a_o)
+//	c_t = f⊙c_{t-1} + i⊙g
+//	h_t = o⊙tanh(c_t)
+//	y_t = w_out·h_t
+//	L   = Σ_t a_t·y_t
+//
+// h_0 and c_0 are input nodes held constant for the gradient, so the graph
+// computes both full BPTT (h_0 = c_0 = 0 and the window is the whole
+// trajectory) and the truncated gradient of T-BPTT (the window is the last k
+// steps and (h_0, c_0) is the state entering it).
+type Dense struct {
+	Shape arch.Dense
+	Steps int
+
+	Graph *gorgonia.ExprGraph
+
+	// Gradient targets: W_ih (4H×m), W_hh (4H×H), b (4H), w_out (H).
+	WIH, WHH, B, WOut *gorgonia.Node
+	// Constants: the entering state (H each), the inputs (Steps×m, row t-1
+	// is x_t) and the objective weights (Steps).
+	H0, C0, X, A *gorgonia.Node
+
+	// Y[t-1] is y_t; Loss is L.
+	Y    []*gorgonia.Node
+	Loss *gorgonia.Node
+	// Grads are ∂L/∂W_ih, ∂L/∂W_hh, ∂L/∂b, ∂L/∂w_out, in that order.
+	Grads gorgonia.Nodes
+}
+
+// NewDense builds the graph of shape unrolled over steps ≥ 1 steps, together
+// with the symbolic gradient of L.
+func NewDense(shape arch.Dense, steps int) (*Dense, error) {
+	shape.Validate()
+	if steps < 1 {
+		panic(fmt.Sprintf("graph: dense window of %d steps", steps))
+	}
+	hid, m := shape.Hidden, shape.Inputs
+	g := gorgonia.NewGraph()
+	d := &Dense{
+		Shape: shape,
+		Steps: steps,
+		Graph: g,
+		WIH:   gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(4*hid, m), gorgonia.WithName("dense_W_ih")),
+		WHH:   gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(4*hid, hid), gorgonia.WithName("dense_W_hh")),
+		B:     gorgonia.NewVector(g, tensor.Float64, gorgonia.WithShape(4*hid), gorgonia.WithName("dense_b")),
+		WOut:  gorgonia.NewVector(g, tensor.Float64, gorgonia.WithShape(hid), gorgonia.WithName("dense_w_out")),
+		H0:    gorgonia.NewVector(g, tensor.Float64, gorgonia.WithShape(hid), gorgonia.WithName("dense_h_0")),
+		C0:    gorgonia.NewVector(g, tensor.Float64, gorgonia.WithShape(hid), gorgonia.WithName("dense_c_0")),
+		X:     gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(steps, m), gorgonia.WithName("dense_x")),
+		A:     gorgonia.NewVector(g, tensor.Float64, gorgonia.WithShape(steps), gorgonia.WithName("dense_a")),
+		Y:     make([]*gorgonia.Node, steps),
+	}
+	err := build("dense LSTM", func() {
+		h, c := d.H0, d.C0
+		for t := 0; t < steps; t++ {
+			x := gorgonia.Must(gorgonia.Slice(d.X, gorgonia.S(t)))
+			pre := gorgonia.Must(gorgonia.Add(
+				gorgonia.Must(gorgonia.Add(
+					gorgonia.Must(gorgonia.Mul(d.WIH, x)),
+					gorgonia.Must(gorgonia.Mul(d.WHH, h)))),
+				d.B))
+			h, c = lstmCell(pre, c, hid)
+			d.Y[t] = gorgonia.Must(gorgonia.Mul(d.WOut, h))
+			term := gorgonia.Must(gorgonia.Mul(gorgonia.Must(gorgonia.Slice(d.A, gorgonia.S(t))), d.Y[t]))
+			if d.Loss == nil {
+				d.Loss = term
+			} else {
+				d.Loss = gorgonia.Must(gorgonia.Add(d.Loss, term))
+			}
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	if d.Grads, err = gorgonia.Grad(d.Loss, d.WIH, d.WHH, d.B, d.WOut); err != nil {
+		return nil, fmt.Errorf("graph: dense gradient: %w", err)
+	}
+	return d, nil
+}
+
+// lstmCell applies the gates to the gate-major pre-activations pre (4n values)
+// and returns the new (h, c) of n units given the previous cell state cPrev.
+func lstmCell(pre, cPrev *gorgonia.Node, n int) (h, c *gorgonia.Node) {
+	gate := func(q int) *gorgonia.Node {
+		return gorgonia.Must(gorgonia.Slice(pre, gorgonia.S(q*n, (q+1)*n)))
+	}
+	i := gorgonia.Must(gorgonia.Sigmoid(gate(arch.GateI)))
+	f := gorgonia.Must(gorgonia.Sigmoid(gate(arch.GateF)))
+	g := gorgonia.Must(gorgonia.Tanh(gate(arch.GateG)))
+	o := gorgonia.Must(gorgonia.Sigmoid(gate(arch.GateO)))
+	// Mul rather than HadamardProd: with n = 1 Gorgonia slices a gate down to a
+	// scalar, and Mul handles scalar⊙vector as well as vector⊙vector.
+	c = gorgonia.Must(gorgonia.Add(
+		gorgonia.Must(gorgonia.Mul(f, cPrev)),
+		gorgonia.Must(gorgonia.Mul(i, g))))
+	h = gorgonia.Must(gorgonia.Mul(o, gorgonia.Must(gorgonia.Tanh(c))))
+	return h, c
+}
+
+// Bind binds new values to every input node: the flat arch.Dense parameter
+// vector params, the entering state h0, c0 (nil means zero), the window's
+// inputs xs (Steps rows of m values) and the objective weights a (Steps
+// values). Values are copied. Length mismatches panic.
+func (d *Dense) Bind(params, h0, c0 []float64, xs [][]float64, a []float64) error {
+	hid, m := d.Shape.Hidden, d.Shape.Inputs
+	if len(xs) != d.Steps || len(a) != d.Steps {
+		panic(fmt.Sprintf("graph: dense window of %d steps bound to %d inputs and %d weights", d.Steps, len(xs), len(a)))
+	}
+	if h0 == nil {
+		h0 = make([]float64, hid)
+	}
+	if c0 == nil {
+		c0 = make([]float64, hid)
+	}
+	if len(h0) != hid || len(c0) != hid {
+		panic(fmt.Sprintf("graph: dense state has lengths %d, %d, want %d", len(h0), len(c0), hid))
+	}
+	wih, whh, b, wout := d.Shape.Split(params)
+	for _, bind := range []func() error{
+		func() error { return letMatrix(d.WIH, 4*hid, m, wih) },
+		func() error { return letMatrix(d.WHH, 4*hid, hid, whh) },
+		func() error { return letVector(d.B, b) },
+		func() error { return letVector(d.WOut, wout) },
+		func() error { return letVector(d.H0, h0) },
+		func() error { return letVector(d.C0, c0) },
+		func() error { return letRows(d.X, xs, m) },
+		func() error { return letVector(d.A, a) },
+	} {
+		if err := bind(); err != nil {
+			return fmt.Errorf("graph: bind dense: %w", err)
+		}
+	}
+	return nil
+}
+
+// Gradient returns the values of the gradient nodes after a run, as a fresh
+// flat vector in the arch.Dense layout.
+func (d *Dense) Gradient() ([]float64, error) {
+	grad := make([]float64, 0, d.Shape.NumParams())
+	for _, n := range d.Grads {
+		v, err := Floats(n)
+		if err != nil {
+			return nil, err
+		}
+		grad = append(grad, v...)
+	}
+	if len(grad) != d.Shape.NumParams() {
+		return nil, fmt.Errorf("graph: dense gradient has %d values, want %d", len(grad), d.Shape.NumParams())
+	}
+	return grad, nil
+}
+
+// Outputs returns y_1..y_Steps after a run, as a fresh slice.
+func (d *Dense) Outputs() ([]float64, error) { return scalars(d.Y) }
+
+// scalars reads one value from each of the scalar nodes ns.
+func scalars(ns []*gorgonia.Node) ([]float64, error) {
+	ys := make([]float64, len(ns))
+	for t, n := range ns {
+		v, err := Floats(n)
+		if err != nil {
+			return nil, err
+		}
+		if len(v) != 1 {
+			return nil, fmt.Errorf("graph: node %s holds %d values, want a scalar", n.Name(), len(v))
+		}
+		ys[t] = v[0]
+	}
+	return ys, nil
+}

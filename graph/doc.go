@@ -1,0 +1,20 @@
+// Package graph builds unrolled LSTM computations as Gorgonia expression graphs:
+// the autodiff ground truth that every hand-written gradient of this module is
+// compared against (paper §2 for the dense LSTM and T-BPTT, §3 for Columnar,
+// Constructive and CCN networks; SPEC §1, §2, §3, §4).
+//
+// Every graph computes, over a window of n steps,
+//
+//	y_t = prediction at step t          (t = 1..n)
+//	L   = Σ_t a_t·y_t                   (a is an input node)
+//
+// and holds the symbolic gradient of L with respect to the learnable parameter
+// nodes. Parameters, inputs, weights a and everything held constant for the
+// gradient (initial state, frozen columns, normalization statistics) are input
+// nodes, so one graph serves every trajectory of its shape: bind new values with
+// the Bind methods (gorgonia.Let underneath) and run the graph again. Values are
+// bound from, and gradients gathered into, the flat vectors of package arch.
+//
+// Gorgonia merges input nodes with equal name, type and shape, so every input
+// node here has a unique name. Graphs are not safe for concurrent use.
+package graph

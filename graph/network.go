@@ -1,0 +1,245 @@
+package graph
+
+import (
+	"fmt"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/ccn-go/ccn/arch"
+)
+
+// Network is a Columnar, Constructive or CCN network (arch.Network) unrolled over
+// Steps steps from the zero state. Within step t the stages run in order; the
+// u columns of stage s read the inputs and the normalized current-step features
+// of every earlier stage, and the head reads every feature:
+//
+//	in_s = [x_t, ĥ_{stage 0}, …, ĥ_{stage s-1}]
+//	a    = W_s·in_s + U_s⊙[h;h;h;h] + b_s           gate-major, 4u values
+//	c, h = LSTM gates of a as in Dense (one scalar unit per column)
+//	ĥ_k  = (h_k - μ_{t,k})·inv_{t,k}                 inv = 1/max(ε, σ); ĥ = h if Norm is off
+//	y_t  = Σ_k w_k·ĥ_k + b
+//	L    = Σ_t a_t·y_t
+//
+// A stage's columns are stacked gate-major: row q·u+j of W_s is W_q of column j,
+// and U_s, b_s are ordered the same way; Bind and Gradient translate from and to
+// the per-column blocks of the arch layout. The learning stage's W, U, b and the
+// head (w, b) are the gradient targets; frozen stages and the statistics μ, inv
+// are constants.
+type Network struct {
+	Top   arch.Network
+	Steps int
+
+	Graph *gorgonia.ExprGraph
+
+	// Per stage: W (4u×m_s), U (4u), B (4u), and the zero entering state H0,
+	// C0 (u). The last stage's W, U, B are gradient targets.
+	W, U, B, H0, C0 []*gorgonia.Node
+	// Head weights (one per feature) and head bias (scalar): gradient targets.
+	Head, HeadBias *gorgonia.Node
+	// Constants: inputs (Steps×m), objective weights (Steps) and, when Norm is
+	// enabled, the statistics Mu and Inv (Steps×Features); nil otherwise.
+	X, A, Mu, Inv *gorgonia.Node
+
+	// Y[t-1] is y_t; Loss is L.
+	Y    []*gorgonia.Node
+	Loss *gorgonia.Node
+	// Grads are ∂L/∂W, ∂L/∂U, ∂L/∂B of the learning stage, ∂L/∂w, ∂L/∂b.
+	Grads gorgonia.Nodes
+}
+
+// NewNetwork builds the graph of top unrolled over steps ≥ 1 steps, together
+// with the symbolic gradient of L.
+func NewNetwork(top arch.Network, steps int) (*Network, error) {
+	top.Validate()
+	if steps < 1 {
+		panic(fmt.Sprintf("graph: network window of %d steps", steps))
+	}
+	g := gorgonia.NewGraph()
+	numStages, features := top.NumStages(), top.Features()
+	n := &Network{
+		Top:      top,
+		Steps:    steps,
+		Graph:    g,
+		W:        make([]*gorgonia.Node, numStages),
+		U:        make([]*gorgonia.Node, numStages),
+		B:        make([]*gorgonia.Node, numStages),
+		H0:       make([]*gorgonia.Node, numStages),
+		C0:       make([]*gorgonia.Node, numStages),
+		Head:     gorgonia.NewVector(g, tensor.Float64, gorgonia.WithShape(features), gorgonia.WithName("net_head_w")),
+		HeadBias: gorgonia.NewScalar(g, tensor.Float64, gorgonia.WithName("net_head_b")),
+		X:        gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(steps, top.Inputs), gorgonia.WithName("net_x")),
+		A:        gorgonia.NewVector(g, tensor.Float64, gorgonia.WithShape(steps), gorgonia.WithName("net_a")),
+		Y:        make([]*gorgonia.Node, steps),
+	}
+	for s, u := range top.Stages {
+		name := func(what string) gorgonia.NodeConsOpt { return gorgonia.WithName(fmt.Sprintf("net_stage%d_%s", s, what)) }
+		n.W[s] = gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(4*u, top.ColumnInputs(s)), name("W"))
+		n.U[s] = gorgonia.NewVector(g, tensor.Float64, gorgonia.WithShape(4*u), name("U"))
+		n.B[s] = gorgonia.NewVector(g, tensor.Float64, gorgonia.WithShape(4*u), name("b"))
+		n.H0[s] = gorgonia.NewVector(g, tensor.Float64, gorgonia.WithShape(u), name("h_0"))
+		n.C0[s] = gorgonia.NewVector(g, tensor.Float64, gorgonia.WithShape(u), name("c_0"))
+	}
+	if top.Norm.Enabled {
+		n.Mu = gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(steps, features), gorgonia.WithName("net_mu"))
+		n.Inv = gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(steps, features), gorgonia.WithName("net_inv"))
+	}
+	err := build("network", func() {
+		h := append([]*gorgonia.Node(nil), n.H0...)
+		c := append([]*gorgonia.Node(nil), n.C0...)
+		for t := 0; t < steps; t++ {
+			x := gorgonia.Must(gorgonia.Slice(n.X, gorgonia.S(t)))
+			in := []*gorgonia.Node{x}
+			for s, u := range top.Stages {
+				input := x
+				if s > 0 {
+					input = gorgonia.Must(gorgonia.Concat(0, in...))
+				}
+				rec := gorgonia.Must(gorgonia.HadamardProd(n.U[s], gorgonia.Must(gorgonia.Concat(0, h[s], h[s], h[s], h[s]))))
+				pre := gorgonia.Must(gorgonia.Add(
+					gorgonia.Must(gorgonia.Add(gorgonia.Must(gorgonia.Mul(n.W[s], input)), rec)),
+					n.B[s]))
+				h[s], c[s] = lstmCell(pre, c[s], u)
+				in = append(in, n.normalize(h[s], t, top.FirstFeature(s), u))
+			}
+			all := in[1]
+			if len(in) > 2 {
+				all = gorgonia.Must(gorgonia.Concat(0, in[1:]...))
+			}
+			n.Y[t] = gorgonia.Must(gorgonia.Add(gorgonia.Must(gorgonia.Mul(n.Head, all)), n.HeadBias))
+			term := gorgonia.Must(gorgonia.Mul(gorgonia.Must(gorgonia.Slice(n.A, gorgonia.S(t))), n.Y[t]))
+			if n.Loss == nil {
+				n.Loss = term
+			} else {
+				n.Loss = gorgonia.Must(gorgonia.Add(n.Loss, term))
+			}
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	l := top.Learning()
+	if n.Grads, err = gorgonia.Grad(n.Loss, n.W[l], n.U[l], n.B[l], n.Head, n.HeadBias); err != nil {
+		return nil, fmt.Errorf("graph: network gradient: %w", err)
+	}
+	return n, nil
+}
+
+// normalize returns ĥ of the u features first..first+u-1 at step t (0-based).
+func (n *Network) normalize(h *gorgonia.Node, t, first, u int) *gorgonia.Node {
+	if n.Mu == nil {
+		return h
+	}
+	cols := gorgonia.S(first, first+u)
+	mu := gorgonia.Must(gorgonia.Slice(n.Mu, gorgonia.S(t), cols))
+	inv := gorgonia.Must(gorgonia.Slice(n.Inv, gorgonia.S(t), cols))
+	// Mul, not HadamardProd: with u = 1 the slices are scalars.
+	return gorgonia.Must(gorgonia.Mul(gorgonia.Must(gorgonia.Sub(h, mu)), inv))
+}
+
+// Bind binds new values to every input node: the frozen and learnable vectors
+// in the arch.Network layout, the inputs xs (Steps rows of Inputs values), the
+// objective weights a (Steps values) and, when Norm is enabled, the statistics
+// mean[t][k] = μ_{t+1,k} and scale[t][k] = max(ε, σ_{t+1,k}) (ignored
+// otherwise). Values are copied. Length mismatches panic.
+func (n *Network) Bind(frozen, learnable []float64, xs [][]float64, a []float64, mean, scale [][]float64) error {
+	top := n.Top
+	if len(frozen) != top.NumFrozen() || len(learnable) != top.NumLearnable() {
+		panic(fmt.Sprintf("graph: network vectors have lengths %d, %d, want %d, %d",
+			len(frozen), len(learnable), top.NumFrozen(), top.NumLearnable()))
+	}
+	if len(xs) != n.Steps || len(a) != n.Steps {
+		panic(fmt.Sprintf("graph: network window of %d steps bound to %d inputs and %d weights", n.Steps, len(xs), len(a)))
+	}
+	var binds []func() error
+	for s, u := range top.Stages {
+		m := top.ColumnInputs(s)
+		w, us, b := make([]float64, 4*u*m), make([]float64, 4*u), make([]float64, 4*u)
+		for j := 0; j < u; j++ {
+			var block []float64
+			if s == top.Learning() {
+				block = learnable[top.LearnOffset(j):][:arch.ColumnParams(m)]
+			} else {
+				block = frozen[top.FrozenOffset(s, j):][:arch.ColumnParams(m)]
+			}
+			for q := 0; q < arch.NumGates; q++ {
+				row := q*u + j
+				copy(w[row*m:(row+1)*m], block[arch.ColIdxW(m, q, 0):][:m])
+				us[row] = block[arch.ColIdxU(m, q)]
+				b[row] = block[arch.ColIdxB(m, q)]
+			}
+		}
+		s, u, m := s, u, m
+		binds = append(binds,
+			func() error { return letMatrix(n.W[s], 4*u, m, w) },
+			func() error { return letVector(n.U[s], us) },
+			func() error { return letVector(n.B[s], b) },
+			func() error { return letVector(n.H0[s], make([]float64, u)) },
+			func() error { return letVector(n.C0[s], make([]float64, u)) },
+		)
+	}
+	binds = append(binds,
+		func() error { return letVector(n.Head, learnable[top.OffHead():top.OffHeadBias()]) },
+		func() error { return gorgonia.Let(n.HeadBias, learnable[top.OffHeadBias()]) },
+		func() error { return letRows(n.X, xs, top.Inputs) },
+		func() error { return letVector(n.A, a) },
+	)
+	if n.Mu != nil {
+		if len(mean) != n.Steps || len(scale) != n.Steps {
+			panic(fmt.Sprintf("graph: network window of %d steps bound to %d, %d statistics", n.Steps, len(mean), len(scale)))
+		}
+		inv := make([][]float64, n.Steps)
+		for t, row := range scale {
+			inv[t] = make([]float64, len(row))
+			for k, v := range row {
+				inv[t][k] = 1 / v
+			}
+		}
+		binds = append(binds,
+			func() error { return letRows(n.Mu, mean, top.Features()) },
+			func() error { return letRows(n.Inv, inv, top.Features()) },
+		)
+	}
+	for _, bind := range binds {
+		if err := bind(); err != nil {
+			return fmt.Errorf("graph: bind network: %w", err)
+		}
+	}
+	return nil
+}
+
+// Gradient returns the values of the gradient nodes after a run, as a fresh
+// vector in the learnable layout of arch.Network.
+func (n *Network) Gradient() ([]float64, error) {
+	top := n.Top
+	vals := make([][]float64, len(n.Grads))
+	for i, g := range n.Grads {
+		v, err := Floats(g)
+		if err != nil {
+			return nil, err
+		}
+		vals[i] = v
+	}
+	w, us, b, head, bias := vals[0], vals[1], vals[2], vals[3], vals[4]
+	u, m := top.LearningColumns(), top.LearningColumnInputs()
+	if len(w) != 4*u*m || len(us) != 4*u || len(b) != 4*u || len(head) != top.Features() || len(bias) != 1 {
+		return nil, fmt.Errorf("graph: network gradient has unexpected sizes %d, %d, %d, %d, %d",
+			len(w), len(us), len(b), len(head), len(bias))
+	}
+	grad := make([]float64, top.NumLearnable())
+	for j := 0; j < u; j++ {
+		block := grad[top.LearnOffset(j):][:arch.ColumnParams(m)]
+		for q := 0; q < arch.NumGates; q++ {
+			row := q*u + j
+			copy(block[arch.ColIdxW(m, q, 0):][:m], w[row*m:(row+1)*m])
+			block[arch.ColIdxU(m, q)] = us[row]
+			block[arch.ColIdxB(m, q)] = b[row]
+		}
+	}
+	copy(grad[top.OffHead():top.OffHeadBias()], head)
+	grad[top.OffHeadBias()] = bias[0]
+	return grad, nil
+}
+
+// Outputs returns y_1..y_Steps after a run, as a fresh slice.
+func (n *Network) Outputs() ([]float64, error) { return scalars(n.Y) }
