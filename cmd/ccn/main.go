@@ -28,6 +28,9 @@ func commands() map[string]command {
 	return map[string]command{
 		"verify": {"check every hand-written gradient engine against the Gorgonia reference", runVerify},
 		"grad":   {"gradients of a user's own LSTM case (JSON) from one engine", runGrad},
+		"stream": {"write an environment's stream (observations, cumulant, return) as CSV", runStream},
+		"run":    {"learn online with TD(λ) and write curve.csv, predictions.csv, summary.json", runRun},
+		"budget": {"per-step operation counts and compute-matched configurations (paper A.5)", runBudget},
 	}
 }
 

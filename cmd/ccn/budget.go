@@ -1,0 +1,205 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/ccn-go/ccn/compute"
+)
+
+// runBudget prints the paper's per-step operation count of one configuration
+// (--method), or the compute-matched configurations of every method for a
+// budget (--ops).
+func runBudget(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("budget", stderr)
+	method := fs.String("method", "", "one configuration: tbptt, columnar, constructive or ccn")
+	hidden := fs.Int("hidden", 0, "tbptt: hidden units")
+	truncation := fs.Int("truncation", 0, "tbptt: truncation length k")
+	features := fs.Int("features", 0, "columnar, constructive, ccn: number of features")
+	perStage := fs.Int("features-per-stage", 4, "ccn: features learned per stage u (with --ops: the u to match)")
+	inputs := fs.Int("inputs", 12, "input size |x|")
+	ops := fs.Int("ops", 0, "compute matching: per-step budget in operations")
+	truncations := fs.String("truncations", joinInts(compute.PaperTruncations()), "with --ops: comma-separated T-BPTT truncations")
+	nearest := fs.Bool("nearest", false, "with --ops: T-BPTT hidden size whose cost is nearest the budget (may exceed it) instead of the largest within it")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+
+	if *inputs < 1 {
+		return badInput("--inputs must be at least 1, got %d", *inputs)
+	}
+	if *perStage < 1 {
+		return badInput("--features-per-stage must be at least 1, got %d", *perStage)
+	}
+	switch {
+	case set["method"] && set["ops"]:
+		return badInput("give either --method (one configuration) or --ops (compute matching), not both")
+	case set["ops"]:
+		for _, f := range []string{"hidden", "truncation", "features"} {
+			if set[f] {
+				return badInput("--%s applies to --method, not to --ops", f)
+			}
+		}
+		if *ops < 1 {
+			return badInput("--ops must be positive, got %d", *ops)
+		}
+		ks, err := parseTruncations(*truncations)
+		if err != nil {
+			return err
+		}
+		return printMatched(stdout, *ops, *inputs, ks, *perStage, *nearest)
+	case set["method"]:
+		if set["truncations"] || set["nearest"] {
+			return badInput("--truncations and --nearest apply to --ops, not to --method")
+		}
+		c, err := budgetConfig(compute.Method(*method), set, *hidden, *truncation, *features, *perStage, *inputs)
+		if err != nil {
+			return err
+		}
+		return printConfig(stdout, c)
+	}
+	return badInput("give --method (one configuration) or --ops (compute matching)")
+}
+
+// budgetConfig checks the flags of one configuration.
+func budgetConfig(m compute.Method, set map[string]bool, hidden, truncation, features, perStage, inputs int) (compute.Config, error) {
+	c := compute.Config{Method: m, Inputs: inputs}
+	switch m {
+	case compute.MethodTBPTT:
+		if set["features"] || set["features-per-stage"] {
+			return c, badInput("method tbptt takes --hidden and --truncation, not --features or --features-per-stage")
+		}
+		if hidden < 1 || truncation < 1 {
+			return c, badInput("method tbptt needs --hidden ≥ 1 and --truncation ≥ 1, got %d and %d", hidden, truncation)
+		}
+		c.Features, c.Truncation = hidden, truncation
+	case compute.MethodColumnar, compute.MethodConstructive, compute.MethodCCN:
+		if set["hidden"] || set["truncation"] {
+			return c, badInput("method %s takes --features, not --hidden or --truncation", m)
+		}
+		if features < 1 {
+			return c, badInput("method %s needs --features ≥ 1, got %d", m, features)
+		}
+		if m != compute.MethodCCN && set["features-per-stage"] {
+			return c, badInput("--features-per-stage applies to method ccn only")
+		}
+		c.Features = features
+		if m == compute.MethodCCN {
+			c.PerStage = perStage
+		}
+	default:
+		return c, badInput("unknown method %q (want tbptt, columnar, constructive or ccn)", m)
+	}
+	return c, nil
+}
+
+func parseTruncations(s string) ([]int, error) {
+	var ks []int
+	for _, f := range strings.Split(s, ",") {
+		k, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || k < 1 {
+			return nil, badInput("--truncations: %q is not a positive integer", f)
+		}
+		ks = append(ks, k)
+	}
+	return ks, nil
+}
+
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, n := range v {
+		s[i] = strconv.Itoa(n)
+	}
+	return strings.Join(s, ",")
+}
+
+func printConfig(stdout io.Writer, c compute.Config) error {
+	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(w, "method\t%s\n", c.Method)
+	switch c.Method {
+	case compute.MethodTBPTT:
+		fmt.Fprintf(w, "hidden\t%d\ntruncation\t%d\n", c.Features, c.Truncation)
+	case compute.MethodCCN:
+		fmt.Fprintf(w, "features\t%d\nfeatures per stage\t%d\n", c.Features, c.PerStage)
+	default:
+		fmt.Fprintf(w, "features\t%d\n", c.Features)
+	}
+	fmt.Fprintf(w, "inputs\t%d\n", c.Inputs)
+	fmt.Fprintf(w, "paper ops/step\t%d\n", c.Ops())
+	if n, ok := implementationOps(c); ok {
+		fmt.Fprintf(w, "implementation ops/step\t%d\n", n)
+	}
+	return w.Flush()
+}
+
+func printMatched(stdout io.Writer, budget, inputs int, truncations []int, perStage int, nearest bool) error {
+	cs := compute.Matched(budget, inputs, truncations, []int{perStage})
+	if nearest {
+		for i, c := range cs {
+			if c.Method == compute.MethodTBPTT {
+				cs[i].Features = compute.NearestTBPTT(budget, inputs, c.Truncation)
+			}
+		}
+	}
+	rule := "largest within the budget"
+	if nearest {
+		rule = "T-BPTT nearest the budget, others largest within it"
+	}
+	fmt.Fprintf(stdout, "budget %d ops/step, %d inputs (%s; paper Appendix A.5)\n", budget, inputs, rule)
+	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprint(w, "method\tfeatures\ttruncation\tper stage\tpaper ops\tof budget\timplementation ops\n")
+	for _, c := range cs {
+		k, u := "-", "-"
+		switch c.Method {
+		case compute.MethodTBPTT:
+			k = strconv.Itoa(c.Truncation)
+		case compute.MethodCCN:
+			u = strconv.Itoa(c.PerStage)
+		case compute.MethodConstructive:
+			u = "1"
+		}
+		impl := "-"
+		if n, ok := implementationOps(c); ok {
+			impl = strconv.Itoa(n)
+		}
+		fmt.Fprintf(w, "%s\t%d\t%s\t%s\t%d\t%.1f%%\t%s\n",
+			c.Method, c.Features, k, u, c.Ops(), 100*float64(c.Ops())/float64(budget), impl)
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if len(cs) == 0 {
+		fmt.Fprintln(stdout, "no method affords a single feature")
+	}
+	if budget == 4000 && inputs == 12 {
+		fmt.Fprintf(stdout, "paper's compute-matched T-BPTT pairs (k:H, hand-picked, not reproduced by any rounding rule):")
+		for _, c := range compute.PaperTBPTTPairs() {
+			fmt.Fprintf(stdout, " %d:%d", c.Truncation, c.Features)
+		}
+		fmt.Fprintln(stdout)
+	}
+	return nil
+}
+
+// implementationOps returns this module's exact operation count per step for
+// c, as reported by the engines themselves, and whether it is known.
+//
+// LEAD: wire the engines here once they exist, e.g.
+//
+//	case compute.MethodTBPTT:
+//		return backward.NewTBPTT(...c.Features, c.Inputs, c.Truncation...).OpsPerStep(), true
+//	case compute.MethodColumnar, compute.MethodConstructive, compute.MethodCCN:
+//		return forward.NewNetwork(...).OpsPerStep(), true
+//
+// Both printConfig and printMatched already print the value when ok is true
+// ("implementation ops/step" row, "implementation ops" column).
+func implementationOps(c compute.Config) (int, bool) {
+	_ = c
+	return 0, false
+}

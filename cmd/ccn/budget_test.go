@@ -1,0 +1,114 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// field returns the value of the "key  value" line of ccn budget's output.
+func field(t *testing.T, out, key string) string {
+	t.Helper()
+	for _, line := range strings.Split(out, "\n") {
+		if rest, ok := strings.CutPrefix(line, key+" "); ok {
+			return strings.TrimSpace(rest)
+		}
+	}
+	t.Fatalf("no %q line in %q", key, out)
+	return ""
+}
+
+func TestBudgetOneConfiguration(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		ops  string
+	}{
+		// 16·(4·16 + 4·4·12 + 4·4)
+		{[]string{"--method", "tbptt", "--hidden", "4", "--truncation", "15", "--inputs", "12"}, "4352"},
+		// 2·(4 + 4·7 + 4), default inputs overridden
+		{[]string{"--method", "tbptt", "--hidden", "1", "--truncation", "1", "--inputs", "7"}, "72"},
+		// 7·10·(48 + 8), default 12 inputs
+		{[]string{"--method", "columnar", "--features", "10"}, "3920"},
+		// 5·62 + 6·62
+		{[]string{"--method", "constructive", "--features", "5", "--inputs", "12"}, "682"},
+		// 16·84 + 6·4·84
+		{[]string{"--method", "ccn", "--features", "16", "--features-per-stage", "4"}, "3360"},
+		// 8·68 + 6·8·68
+		{[]string{"--method", "ccn", "--features", "8", "--features-per-stage", "8"}, "3808"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			require.Equal(t, 0, run(append([]string{"budget"}, tc.args...), &stdout, &stderr), stderr.String())
+			assert.Equal(t, tc.ops, field(t, stdout.String(), "paper ops/step"))
+			assert.Equal(t, tc.args[1], field(t, stdout.String(), "method"))
+		})
+	}
+}
+
+func TestBudgetMatching(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, 0, run([]string{"budget", "--ops", "4000", "--inputs", "12"}, &stdout, &stderr), stderr.String())
+	out := stdout.String()
+	rows := map[string][]string{}
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 7 && f[0] != "method" {
+			key := f[0]
+			if f[0] == "tbptt" {
+				key += ":" + f[2]
+			}
+			rows[key] = f
+		}
+	}
+	// method → features, paper ops, hand-computed (see compute tests).
+	for key, want := range map[string][2]string{
+		"tbptt:2":      {"12", "3600"},
+		"tbptt:15":     {"3", "3072"},
+		"tbptt:30":     {"2", "3720"},
+		"columnar":     {"10", "3920"},
+		"constructive": {"29", "3850"},
+		"ccn":          {"16", "3360"},
+	} {
+		require.Contains(t, rows, key, out)
+		assert.Equal(t, want[0], rows[key][1], key)
+		assert.Equal(t, want[1], rows[key][4], key)
+	}
+	assert.Len(t, rows, 8+3, "eight paper truncations and three other methods")
+	assert.Contains(t, out, "2:13 3:10 5:8 8:5 10:5 15:4 20:3 30:2")
+
+	stdout.Reset()
+	require.Equal(t, 0, run([]string{"budget", "--ops", "4000", "--truncations", "15", "--nearest"}, &stdout, &stderr))
+	assert.Contains(t, stdout.String(), "4352", "nearest picks 15:4")
+}
+
+func TestBudgetBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"nothing", nil},
+		{"unknown method", []string{"--method", "lstm", "--hidden", "3"}},
+		{"both modes", []string{"--method", "tbptt", "--hidden", "4", "--truncation", "2", "--ops", "4000"}},
+		{"tbptt missing truncation", []string{"--method", "tbptt", "--hidden", "4"}},
+		{"tbptt with features", []string{"--method", "tbptt", "--features", "4", "--truncation", "2"}},
+		{"columnar with hidden", []string{"--method", "columnar", "--hidden", "4"}},
+		{"columnar with per stage", []string{"--method", "columnar", "--features", "4", "--features-per-stage", "2"}},
+		{"zero features", []string{"--method", "ccn", "--features", "0"}},
+		{"zero inputs", []string{"--method", "columnar", "--features", "3", "--inputs", "0"}},
+		{"zero ops", []string{"--ops", "0"}},
+		{"bad truncations", []string{"--ops", "4000", "--truncations", "2,x"}},
+		{"zero truncation", []string{"--ops", "4000", "--truncations", "0"}},
+		{"hidden with ops", []string{"--ops", "4000", "--hidden", "3"}},
+		{"zero per stage", []string{"--ops", "4000", "--features-per-stage", "0"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			assert.Equal(t, 2, run(append([]string{"budget"}, tc.args...), &stdout, &stderr))
+			assert.Empty(t, stdout.String())
+			assert.Equal(t, 1, strings.Count(stderr.String(), "\n"), "one line: %q", stderr.String())
+		})
+	}
+}

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// readStream runs ccn stream with args and parses its CSV output.
+func readStream(t *testing.T, args ...string) (header []string, rows [][]float64) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(append([]string{"stream"}, args...), &stdout, &stderr)
+	require.Equal(t, 0, code, "stderr: %s", stderr.String())
+	assert.Empty(t, stderr.String())
+	records, err := csv.NewReader(&stdout).ReadAll()
+	require.NoError(t, err)
+	require.NotEmpty(t, records)
+	for _, rec := range records[1:] {
+		row := make([]float64, len(rec))
+		for i, f := range rec {
+			row[i], err = strconv.ParseFloat(f, 64)
+			require.NoError(t, err, "field %q", f)
+		}
+		rows = append(rows, row)
+	}
+	return records[0], rows
+}
+
+func TestStreamCSV(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		inputs int
+		gamma  float64
+	}{
+		{"paper", []string{"--steps", "3000", "--seed", "7"}, 12, 0.9},
+		{"custom", []string{"--env", "trace-patterning", "--steps", "3000", "--seed", "2", "--isi-min", "3", "--isi-max", "5",
+			"--iti-min", "6", "--iti-max", "9", "--distractors", "2", "--gamma", "0.8"}, 9, 0.8},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			header, rows := readStream(t, tc.args...)
+			want := []string{"t"}
+			for i := range tc.inputs {
+				want = append(want, fmt.Sprintf("x%d", i))
+			}
+			want = append(want, "cumulant", "return")
+			require.Equal(t, want, header)
+			require.Len(t, rows, 3000)
+
+			cumulant, ret := len(header)-2, len(header)-1
+			us := 0
+			for i, row := range rows {
+				require.Len(t, row, len(header))
+				assert.Equal(t, float64(i), row[0], "t counts from 0")
+				assert.Equal(t, row[1+6], row[cumulant], "cumulant is x6, the US")
+				if row[cumulant] == 1 {
+					us++
+				}
+				if i+1 < len(rows) {
+					next := rows[i+1]
+					assert.InDelta(t, next[cumulant]+tc.gamma*next[ret], row[ret], 1e-12, "G_t = c_{t+1} + γ·G_{t+1} at t=%d", i)
+				}
+			}
+			assert.Positive(t, us, "some US in the stream")
+		})
+	}
+}
+
+func TestStreamDeterministic(t *testing.T) {
+	run1 := func(seed string) string {
+		var stdout, stderr bytes.Buffer
+		require.Equal(t, 0, run([]string{"stream", "--steps", "500", "--seed", seed}, &stdout, &stderr))
+		return stdout.String()
+	}
+	assert.Equal(t, run1("5"), run1("5"))
+	assert.NotEqual(t, run1("5"), run1("6"))
+}
+
+func TestStreamBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string // in the message
+	}{
+		{"unknown env", []string{"--env", "atari", "--steps", "10"}, "atari"},
+		{"missing steps", nil, "--steps"},
+		{"zero steps", []string{"--steps", "0"}, "--steps"},
+		{"negative steps", []string{"--steps", "-4"}, "--steps"},
+		{"ISI min above max", []string{"--steps", "10", "--isi-min", "40"}, "ISI"},
+		{"ITI min above max", []string{"--steps", "10", "--iti-min", "9", "--iti-max", "8"}, "ITI"},
+		{"zero ISI", []string{"--steps", "10", "--isi-min", "0"}, "--isi-min"},
+		{"negative distractors", []string{"--steps", "10", "--distractors", "-1"}, "--distractors"},
+		{"gamma one", []string{"--steps", "10", "--gamma", "1"}, "--gamma"},
+		{"gamma zero", []string{"--steps", "10", "--gamma", "0"}, "--gamma"},
+		{"unknown flag", []string{"--steps", "10", "--horizon", "3"}, "horizon"},
+		{"stray argument", []string{"--steps", "10", "extra"}, "extra"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(append([]string{"stream"}, tc.args...), &stdout, &stderr)
+			assert.Equal(t, 2, code)
+			assert.Empty(t, stdout.String())
+			assert.Contains(t, stderr.String(), tc.want)
+			if tc.name != "unknown flag" { // the flag package adds its usage
+				assert.Equal(t, 1, strings.Count(stderr.String(), "\n"), "one line: %q", stderr.String())
+			}
+		})
+	}
+}

@@ -1,0 +1,302 @@
+package forward
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/ccn-go/ccn/arch"
+)
+
+// DefaultInitScale is the half-width of the uniform distribution that new
+// columns' parameters are drawn from when NetworkConfig.InitScale is 0.
+const DefaultInitScale = 0.1
+
+// NetworkConfig configures a Network. Columnar, Constructive and CCN networks
+// are three settings of it:
+//
+//	Columnar d:        FeaturesPerStage = MaxFeatures = d, StepsPerStage = 0
+//	Constructive:      FeaturesPerStage = 1
+//	CCN:               FeaturesPerStage = u > 1
+type NetworkConfig struct {
+	// Inputs is the raw input size m ≥ 1.
+	Inputs int
+	// FeaturesPerStage is the number u ≥ 1 of columns each stage adds.
+	FeaturesPerStage int
+	// MaxFeatures is the total number of features; no stage is added once it
+	// is reached, and the last stage is cut short so as not to exceed it.
+	// If 0 it defaults to FeaturesPerStage (a single stage: Columnar).
+	MaxFeatures int
+	// StepsPerStage is the number of steps after which the learning stage is
+	// frozen and a new one added. If 0 stages advance only via AdvanceStage.
+	StepsPerStage int
+	// Norm configures the online normalization of the features (SPEC §3).
+	Norm arch.Normalization
+	// NormalizeInputs also normalizes the raw inputs with running statistics
+	// (the authors' code does; off by default). It uses the decay and ε of
+	// Norm, whether or not Norm is enabled, and its statistics are constants
+	// for the gradient.
+	NormalizeInputs bool
+	// InitScale is the half-width s of the distribution U(-s, s) of every
+	// parameter of a new column (weights, recurrent scalars and biases). If 0
+	// it defaults to DefaultInitScale. Head weights and bias start at 0.
+	InitScale float64
+	// Seed seeds the PCG generator that initializes new columns.
+	Seed uint64
+}
+
+// Network is a Columnar, Constructive or CCN network (paper §3, SPEC §2) with
+// exact RTRL gradients. Its topology is an arch.Network: stages of columns, the
+// last stage learning and the earlier ones frozen. Within a step, stages are
+// computed in order; a column of stage s reads
+//
+//	[x, ĥ of every feature of stages 0..s-1 at the current step]
+//
+// and the prediction is
+//
+//	y = Σ_k w_k·ĥ_k + b
+//
+// with ĥ the normalized features (ĥ = h without normalization). As learning
+// columns feed no other column and the statistics of the normalization are
+// constants, the gradient of y with respect to the parameters of learning
+// column k is w_k·(1/max(ε, σ_k))·∂h_k/∂θ, with ∂h_k/∂θ the column's RTRL trace.
+//
+// Parameters live in two flat vectors, in the layout of arch.Network: Frozen
+// holds the frozen columns, Params the learning columns, the head weights and
+// the head bias. Both are read at every step. A stage change (AdvanceStage, or
+// Step when StepsPerStage is reached) replaces both vectors: views obtained from
+// Params and Frozen must be fetched again after it.
+type Network struct {
+	// Defect injects a deliberate mistake for tests of the comparison only.
+	// Network honours PreviousStepFeatures and DropRecurrentTerm (the latter in
+	// its learning columns).
+	Defect Defect
+
+	cfg NetworkConfig // defaults resolved
+	top arch.Network
+	rng *rand.Rand
+
+	frozen, learn []float64
+	cols          []Column // every feature, stage by stage; capacity MaxFeatures
+	stageStart    []int    // first feature of each stage, then Features()
+	offHead       int      // offset of the head weights in learn
+	offBias       int      // index of the head bias in learn
+
+	in        []float64 // Inputs + MaxFeatures: (normalized) x, then ĥ
+	prevIn    []float64 // like in, holding the previous step's ĥ (PreviousStepFeatures)
+	inputNorm normalizer
+	featNorm  normalizer
+	coef      []float64 // per learning column: w_k/max(ε, σ_k) of the last step
+	steps     int       // steps taken in the current stage
+}
+
+// NewNetwork returns a network at stage 0 with min(FeaturesPerStage,
+// MaxFeatures) columns initialized from the seeded generator, head weights and
+// bias 0, and zero state.
+func NewNetwork(cfg NetworkConfig) *Network {
+	if cfg.MaxFeatures == 0 {
+		cfg.MaxFeatures = cfg.FeaturesPerStage
+	}
+	cfg = resolve(cfg)
+	top := arch.Network{
+		Inputs: cfg.Inputs,
+		Stages: []int{min(cfg.FeaturesPerStage, cfg.MaxFeatures)},
+		Norm:   cfg.Norm,
+	}
+	return build(top, cfg)
+}
+
+// NewNetworkAt returns a network built directly at topology top, every column
+// initialized from the seeded generator, head weights and bias 0, and zero
+// state. top.Inputs and top.Norm take the place of cfg.Inputs and cfg.Norm; a
+// zero FeaturesPerStage becomes the size of top's last stage, and MaxFeatures is
+// raised to top.Features() if smaller. Tests use it to set every parameter
+// through Frozen and Params.
+func NewNetworkAt(top arch.Network, cfg NetworkConfig) *Network {
+	top.Validate()
+	top.Stages = append([]int(nil), top.Stages...)
+	cfg.Inputs = top.Inputs
+	cfg.Norm = top.Norm
+	if cfg.FeaturesPerStage == 0 {
+		cfg.FeaturesPerStage = top.LearningColumns()
+	}
+	cfg.MaxFeatures = max(cfg.MaxFeatures, top.Features())
+	return build(top, resolve(cfg))
+}
+
+// resolve checks cfg and fills its defaults.
+func resolve(cfg NetworkConfig) NetworkConfig {
+	switch {
+	case cfg.Inputs < 1:
+		panic(fmt.Sprintf("forward: network needs at least one input, got %d", cfg.Inputs))
+	case cfg.FeaturesPerStage < 1:
+		panic(fmt.Sprintf("forward: FeaturesPerStage %d, want ≥ 1", cfg.FeaturesPerStage))
+	case cfg.MaxFeatures < 1:
+		panic(fmt.Sprintf("forward: MaxFeatures %d, want ≥ 1", cfg.MaxFeatures))
+	case cfg.StepsPerStage < 0:
+		panic(fmt.Sprintf("forward: StepsPerStage %d, want ≥ 0", cfg.StepsPerStage))
+	case cfg.InitScale < 0:
+		panic(fmt.Sprintf("forward: InitScale %v, want ≥ 0", cfg.InitScale))
+	}
+	if cfg.InitScale == 0 {
+		cfg.InitScale = DefaultInitScale
+	}
+	return cfg
+}
+
+// Config returns the configuration with its defaults resolved.
+func (n *Network) Config() NetworkConfig { return n.cfg }
+
+// Topology returns the current topology (a copy).
+func (n *Network) Topology() arch.Network {
+	t := n.top
+	t.Stages = append([]int(nil), n.top.Stages...)
+	return t
+}
+
+// Stage returns the index of the learning stage (0 for the first).
+func (n *Network) Stage() int { return n.top.Learning() }
+
+// StepsInStage returns the number of steps taken since the learning stage began
+// (or since the last Reset).
+func (n *Network) StepsInStage() int { return n.steps }
+
+// Features returns the number of features introduced so far.
+func (n *Network) Features() int { return len(n.cols) }
+
+// NumParams returns the length of the learnable vector, Topology().NumLearnable().
+func (n *Network) NumParams() int { return len(n.learn) }
+
+// Params returns the learnable vector: the learning columns' blocks, the head
+// weights (one per feature), the head bias. It is a writable view, valid until
+// the next stage change.
+func (n *Network) Params() []float64 { return n.learn }
+
+// Frozen returns the frozen vector: the blocks of the frozen columns, stage by
+// stage. It is a writable view, valid until the next stage change.
+func (n *Network) Frozen() []float64 { return n.frozen }
+
+// NormalizedFeatures returns ĥ_t, the normalized features of the last step (a view; do not
+// modify it).
+func (n *Network) NormalizedFeatures() []float64 {
+	m := n.top.Inputs
+	return n.in[m : m+len(n.cols)]
+}
+
+// Reset zeroes the state and traces of every column, restores the
+// normalization statistics to μ = 0, σ² = 1 and restarts the count of steps in
+// the stage. Parameters, stage and topology are unchanged.
+func (n *Network) Reset() {
+	for k := range n.cols {
+		n.cols[k].Reset()
+	}
+	n.inputNorm.reset()
+	n.featNorm.reset()
+	clear(n.in)
+	clear(n.prevIn)
+	clear(n.coef)
+	n.steps = 0
+}
+
+// Step advances the network by one step on the raw input x (length Inputs) and
+// returns the prediction y_t. If StepsPerStage steps have been taken in the
+// learning stage and fewer than MaxFeatures features exist, Step first
+// advances the stage (see AdvanceStage); Grad always refers to the topology of
+// the last Step.
+func (n *Network) Step(x []float64) float64 {
+	m := n.top.Inputs
+	if len(x) != m {
+		panic(fmt.Sprintf("forward: network input has length %d, want %d", len(x), m))
+	}
+	if n.cfg.StepsPerStage > 0 && n.steps >= n.cfg.StepsPerStage && len(n.cols) < n.cfg.MaxFeatures {
+		n.AdvanceStage()
+	}
+	in := n.in
+	for k, xk := range x {
+		in[k] = n.inputNorm.update(k, xk)
+	}
+	L := n.top.Learning()
+	for s := 0; s < L; s++ {
+		lo, hi := n.stageStart[s], n.stageStart[s+1]
+		xs := in[:m+lo]
+		for k := lo; k < hi; k++ {
+			in[m+k] = n.featNorm.update(k, n.cols[k].step(xs, xs, false))
+		}
+	}
+	lo, hi := n.stageStart[L], n.stageStart[L+1]
+	xd := in[:m+lo]
+	xf := xd
+	if n.Defect == PreviousStepFeatures {
+		copy(n.prevIn[:m], in[:m])
+		xf = n.prevIn[:m+lo]
+	}
+	for k := lo; k < hi; k++ {
+		col := &n.cols[k]
+		col.Defect = n.Defect
+		in[m+k] = n.featNorm.update(k, col.step(xf, xd, true))
+	}
+	if n.Defect == PreviousStepFeatures {
+		copy(n.prevIn[m:m+hi], in[m:m+hi])
+	}
+
+	// Head: 2 operations per feature, 1 per learning column for coef.
+	w := n.learn[n.offHead : n.offHead+hi]
+	y := n.learn[n.offBias]
+	for k, wk := range w {
+		y += wk * in[m+k]
+	}
+	for j := range n.coef[:hi-lo] {
+		n.coef[j] = w[lo+j] * n.featNorm.scale[lo+j]
+	}
+	n.steps++
+	return y
+}
+
+// Grad writes ∂y_t/∂θ of the last Step into dst (length NumParams), in the
+// layout of Params: for learning column k's block w_k·scale_k·∂h_k/∂θ with
+// scale_k = 1/max(ε, σ_k) (1 without normalization), then ĥ_k for every head
+// weight, then 1 for the head bias. The weights are those used by the last Step.
+func (n *Network) Grad(dst []float64) {
+	if len(dst) != len(n.learn) {
+		panic(fmt.Sprintf("forward: network gradient has length %d, want %d", len(dst), len(n.learn)))
+	}
+	L := n.top.Learning()
+	lo, hi := n.stageStart[L], n.stageStart[L+1]
+	size := arch.ColumnParams(n.top.ColumnInputs(L))
+	for j := 0; j < hi-lo; j++ {
+		c := n.coef[j]
+		blk := dst[j*size : (j+1)*size]
+		for p, t := range n.cols[lo+j].hTrace[:size] {
+			blk[p] = c * t
+		}
+	}
+	m := n.top.Inputs
+	copy(dst[n.offHead:n.offBias], n.in[m:m+hi])
+	dst[n.offBias] = 1
+}
+
+// OpsPerStep returns the floating-point additions, subtractions,
+// multiplications and divisions of one Step followed by one Grad at the current
+// topology, counted from the code (exponentials, tanh, square roots, max and
+// negations not counted). With F features, u learning columns reading m_L
+// inputs, and ν = 12 if normalization is on, else 0:
+//
+//	input normalization   12·Inputs if NormalizeInputs
+//	frozen columns        Σ (8·m_s + 18)          (forward only)
+//	learning columns      u·(40·m_L + 99)         (Column.OpsPerStep)
+//	feature normalization ν·F
+//	head                  2F + u
+//	Grad                  u·(4·m_L + 8)
+func (n *Network) OpsPerStep() int {
+	ops := n.inputNorm.ops() * n.top.Inputs
+	L := n.top.Learning()
+	for s := 0; s < L; s++ {
+		ops += n.top.Stages[s] * columnFrozenOps(n.top.ColumnInputs(s))
+	}
+	u, mL := n.top.LearningColumns(), n.top.LearningColumnInputs()
+	F := n.top.Features()
+	ops += u * columnStepOps(mL)
+	ops += n.featNorm.ops() * F
+	ops += 2*F + u
+	ops += u * arch.ColumnParams(mL)
+	return ops
+}

@@ -1,0 +1,120 @@
+package forward
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/ccn-go/ccn/arch"
+)
+
+// pcgStream is the fixed second word of the PCG state; the seed is the first.
+const pcgStream = 0x9e3779b97f4a7c15
+
+// build allocates a network at topology top. Buffers indexed by feature are
+// sized for cfg.MaxFeatures so that stage changes only allocate parameter
+// vectors and traces.
+func build(top arch.Network, cfg NetworkConfig) *Network {
+	m, maxF := top.Inputs, cfg.MaxFeatures
+	n := &Network{
+		cfg:       cfg,
+		top:       top,
+		rng:       rand.New(rand.NewPCG(cfg.Seed, pcgStream)),
+		cols:      make([]Column, 0, maxF),
+		in:        make([]float64, m+maxF),
+		prevIn:    make([]float64, m+maxF),
+		inputNorm: newNormalizer(cfg.Norm, cfg.NormalizeInputs, m),
+		featNorm:  newNormalizer(top.Norm, top.Norm.Enabled, maxF),
+		coef:      make([]float64, maxF),
+	}
+	n.frozen = make([]float64, top.NumFrozen())
+	n.learn = make([]float64, top.NumLearnable())
+	L := top.Learning()
+	for s, u := range top.Stages {
+		for j := 0; j < u; j++ {
+			n.cols = append(n.cols, Column{})
+			col := &n.cols[len(n.cols)-1]
+			mc := top.ColumnInputs(s)
+			if s < L {
+				off := top.FrozenOffset(s, j)
+				col.init(mc, n.frozen[off:off+arch.ColumnParams(mc)], false)
+			} else {
+				off := top.LearnOffset(j)
+				col.init(mc, n.learn[off:off+arch.ColumnParams(mc)], true)
+			}
+			n.randomize(col.params)
+		}
+	}
+	n.layout()
+	return n
+}
+
+// randomize fills a new column's block from U(-s, s).
+func (n *Network) randomize(p []float64) {
+	s := n.cfg.InitScale
+	for k := range p {
+		p[k] = s * (2*n.rng.Float64() - 1)
+	}
+}
+
+// layout recomputes the offsets derived from the topology.
+func (n *Network) layout() {
+	n.stageStart = n.stageStart[:0]
+	for s := range n.top.Stages {
+		n.stageStart = append(n.stageStart, n.top.FirstFeature(s))
+	}
+	n.stageStart = append(n.stageStart, n.top.Features())
+	n.offHead = n.top.OffHead()
+	n.offBias = n.top.OffHeadBias()
+}
+
+// AdvanceStage freezes the learning stage and adds a new learning stage of
+// FeaturesPerStage columns (fewer if MaxFeatures would be exceeded). The new
+// columns read x and every existing feature; their parameters are drawn from
+// U(-InitScale, InitScale), their state and traces are zero, and their head
+// weights are 0. Existing features keep their parameters, state,
+// normalization statistics and head weights, and the head bias is kept.
+// Both parameter vectors are replaced: fetch Params and Frozen again.
+// AdvanceStage panics if the network already has MaxFeatures features.
+func (n *Network) AdvanceStage() {
+	F := len(n.cols)
+	if F >= n.cfg.MaxFeatures {
+		panic(fmt.Sprintf("forward: network already has MaxFeatures = %d features", n.cfg.MaxFeatures))
+	}
+	u := min(n.cfg.FeaturesPerStage, n.cfg.MaxFeatures-F)
+	old, oldLearn := n.top, n.learn
+	top := old.WithStage(u)
+
+	frozen := make([]float64, top.NumFrozen())
+	copy(frozen, n.frozen)
+	copy(frozen[old.NumFrozen():], oldLearn[:old.OffHead()])
+	learn := make([]float64, top.NumLearnable())
+	copy(learn[top.OffHead():], oldLearn[old.OffHead():old.OffHeadBias()])
+	learn[top.OffHeadBias()] = oldLearn[old.OffHeadBias()]
+
+	// Re-point the existing columns at the new frozen vector; the formerly
+	// learning ones drop their traces.
+	k := 0
+	for s, us := range old.Stages {
+		size := arch.ColumnParams(old.ColumnInputs(s))
+		for j := 0; j < us; j++ {
+			off := top.FrozenOffset(s, j)
+			col := &n.cols[k]
+			col.params = frozen[off : off+size : off+size]
+			col.hTrace, col.cTrace = nil, nil
+			col.Defect = NoDefect
+			k++
+		}
+	}
+	mc := top.LearningColumnInputs()
+	size := arch.ColumnParams(mc)
+	for j := 0; j < u; j++ {
+		off := top.LearnOffset(j)
+		n.cols = append(n.cols, Column{})
+		col := &n.cols[len(n.cols)-1]
+		col.init(mc, learn[off:off+size], true)
+		n.randomize(col.params)
+	}
+	n.top, n.frozen, n.learn = top, frozen, learn
+	n.layout()
+	n.steps = 0
+}
