@@ -1,0 +1,229 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// quick is a short run: small window and curve spacing, no gate.
+func quick(out string, extra ...string) []string {
+	return append([]string{"run", "--steps", "3000", "--window", "500", "--log-every", "1000", "--no-gate", "--out", out}, extra...)
+}
+
+func TestRunBadInput(t *testing.T) {
+	base := t.TempDir()
+	file := filepath.Join(base, "file")
+	require.NoError(t, os.WriteFile(file, []byte("x"), 0o644))
+	write := func(name, content string) string {
+		p := filepath.Join(base, name)
+		require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
+		return p
+	}
+	unknownJSON := write("unknown.json", `{"method": "ccn", "stepsize": 0.1}`)
+	wrongJSON := write("wrong.json", `{"steps": "many"}`)
+	unknownYAML := write("unknown.yaml", "method: ccn\nlearning-rate: 0.1\n")
+	wrongYAML := write("wrong.yaml", "steps: [1, 2]\n")
+	zeroYAML := write("zero.yaml", "method: tbptt\ntruncation: 0\n")
+
+	tests := []struct {
+		name string
+		args []string
+		want string // substring of the one-line message
+	}{
+		{"unknown method", []string{"--method", "gru"}, `method "gru" unknown`},
+		{"unknown env", []string{"--env", "atari"}, `env "atari" unknown`},
+		{"unknown optimizer", []string{"--optimizer", "sgd"}, `optimizer "sgd" unknown`},
+		{"zero steps", []string{"--steps", "0"}, "--steps must be positive"},
+		{"negative steps", []string{"--steps", "-5"}, "steps -5 must be at least 1"},
+		{"zero step size", []string{"--step-size", "0"}, "--step-size must be positive"},
+		{"negative step size", []string{"--step-size", "-0.1"}, "step-size -0.1"},
+		{"NaN step size", []string{"--step-size", "NaN"}, "step-size NaN"},
+		{"features per stage above features", []string{"--features", "4", "--features-per-stage", "5"}, "features-per-stage 5 is larger than features 4"},
+		{"zero truncation", []string{"--method", "tbptt", "--truncation", "0"}, "--truncation must be positive"},
+		{"negative truncation", []string{"--method", "tbptt", "--truncation", "-1"}, "truncation -1 must be at least 1"},
+		{"truncation for ccn", []string{"--truncation", "5"}, "truncation applies only to method tbptt"},
+		{"lambda above 1", []string{"--lambda", "1.5"}, "lambda 1.5"},
+		{"unknown flag", []string{"--learning-rate", "1"}, "flag provided but not defined"},
+		{"config unknown key json", []string{"--config", unknownJSON}, `unknown field "stepsize"`},
+		{"config wrong type json", []string{"--config", wrongJSON}, "cannot unmarshal"},
+		{"config unknown key yaml", []string{"--config", unknownYAML}, "field learning-rate not found"},
+		{"config wrong type yaml", []string{"--config", wrongYAML}, "cannot unmarshal"},
+		{"config zero truncation", []string{"--config", zeroYAML}, "truncation must be positive"},
+		{"config missing", []string{"--config", filepath.Join(base, "none.json")}, "no such file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(base, strings.ReplaceAll(tt.name, " ", "_"))
+			code, _, stderr := runCLI(quick(out, tt.args...)...)
+			assert.Equal(t, 2, code, stderr)
+			assert.Contains(t, stderr, tt.want)
+			assert.NoDirExists(t, out)
+			if tt.name != "unknown flag" { // the flag package adds its usage
+				assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %q", stderr)
+			}
+		})
+	}
+
+	dirTests := []struct {
+		name, out, want string
+	}{
+		{"missing parent", filepath.Join(base, "no", "such", "dir"), "is not an existing directory"},
+		{"parent is a file", filepath.Join(file, "run"), "not a directory"},
+		{"out is a file", file, "exists and is not a directory"},
+		{"no out", "", "--out DIR is required"},
+	}
+	if runtime.GOOS == "linux" { // /proc refuses new files even to root
+		dirTests = append(dirTests, struct{ name, out, want string }{"unwritable parent", "/proc/ccn-run-test", "is not writable"})
+	}
+	for _, tt := range dirTests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := runCLI(quick(tt.out)...)
+			assert.Equal(t, 2, code, stderr)
+			assert.Contains(t, stderr, tt.want)
+			assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %q", stderr)
+		})
+	}
+	assert.NoDirExists(t, filepath.Join(base, "no"))
+}
+
+func TestRunUnwritableDir(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root can write into read-only directories")
+	}
+	ro := filepath.Join(t.TempDir(), "ro")
+	require.NoError(t, os.Mkdir(ro, 0o555))
+	out := filepath.Join(ro, "run")
+	code, _, stderr := runCLI(quick(out)...)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "is not writable")
+	assert.NoDirExists(t, out)
+}
+
+func TestRunWritesFilesDeterministically(t *testing.T) {
+	base := t.TempDir()
+	a, b := filepath.Join(base, "a"), filepath.Join(base, "b")
+	for _, out := range []string{a, b} {
+		code, stdout, stderr := runCLI(quick(out, "--method", "columnar", "--features", "3", "--seed", "7")...)
+		require.Equal(t, 0, code, stderr)
+		assert.Contains(t, stdout, "final error")
+	}
+	ca, err := os.ReadFile(filepath.Join(a, "curve.csv"))
+	require.NoError(t, err)
+	cb, err := os.ReadFile(filepath.Join(b, "curve.csv"))
+	require.NoError(t, err)
+	assert.Equal(t, ca, cb, "same config and seed give byte-identical curves")
+	lines := strings.Split(strings.TrimSpace(string(ca)), "\n")
+	assert.Equal(t, []string{"step", "error"}, strings.Split(lines[0], ","))
+	assert.Len(t, lines, 4) // header + steps 1000, 2000, 3000
+
+	p, err := os.ReadFile(filepath.Join(a, "predictions.csv"))
+	require.NoError(t, err)
+	plines := strings.Split(strings.TrimSpace(string(p)), "\n")
+	assert.Equal(t, "t,prediction,return", plines[0])
+	assert.Len(t, plines, 2001)
+	assert.True(t, strings.HasPrefix(plines[1], "1000,"), plines[1])
+	assert.True(t, strings.HasPrefix(plines[2000], "2999,"), plines[2000])
+
+	var s map[string]any
+	js, err := os.ReadFile(filepath.Join(a, "summary.json"))
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(js, &s))
+	for _, k := range []string{"config", "seed", "final_error", "lifetime_error", "steps", "wall_seconds",
+		"steps_per_second", "diverged", "version", "revision", "go_version"} {
+		assert.Contains(t, s, k)
+	}
+	assert.Equal(t, 3000.0, s["steps"])
+	assert.Equal(t, false, s["diverged"])
+	cfg := s["config"].(map[string]any)
+	assert.Equal(t, "columnar", cfg["method"])
+	assert.Equal(t, 0.99, cfg["lambda"], "the resolved config is recorded")
+
+	// A different seed gives a different curve.
+	c := filepath.Join(base, "c")
+	code, _, stderr := runCLI(quick(c, "--method", "columnar", "--features", "3", "--seed", "8")...)
+	require.Equal(t, 0, code, stderr)
+	cc, err := os.ReadFile(filepath.Join(c, "curve.csv"))
+	require.NoError(t, err)
+	assert.NotEqual(t, ca, cc)
+}
+
+func TestRunSkipsCompleteDirUnlessForced(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "run")
+	code, _, stderr := runCLI(quick(out, "--method", "constructive")...)
+	require.Equal(t, 0, code, stderr)
+	summary := filepath.Join(out, "summary.json")
+	// Mark the summary so that a rerun would be visible.
+	b, err := os.ReadFile(summary)
+	require.NoError(t, err)
+	marked := strings.Replace(string(b), `"steps": 3000`, `"steps": 3000, "marker": 1`, 1)
+	require.NoError(t, os.WriteFile(summary, []byte(marked), 0o644))
+
+	code, stdout, stderr := runCLI(quick(out, "--method", "constructive")...)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "skipped")
+	b, err = os.ReadFile(summary)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), "marker")
+
+	code, stdout, stderr = runCLI(quick(out, "--method", "constructive", "--force")...)
+	require.Equal(t, 0, code, stderr)
+	assert.NotContains(t, stdout, "skipped")
+	b, err = os.ReadFile(summary)
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), "marker")
+}
+
+func TestRunDivergenceExitsThree(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "run")
+	code, _, stderr := runCLI(quick(out, "--method", "tbptt", "--step-size", "1e300")...)
+	require.Equal(t, exitDiverged, code, stderr)
+	var s struct {
+		Diverged bool `json:"diverged"`
+		Steps    int  `json:"steps"`
+	}
+	b, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &s))
+	assert.True(t, s.Diverged)
+	assert.Less(t, s.Steps, 3000)
+	curve, err := os.ReadFile(filepath.Join(out, "curve.csv"))
+	require.NoError(t, err)
+	assert.NotContains(t, strings.ToLower(string(curve)), "nan")
+	assert.NotContains(t, strings.ToLower(string(curve)), "inf")
+}
+
+func TestRunConfigFileAndFlags(t *testing.T) {
+	base := t.TempDir()
+	cfg := filepath.Join(base, "run.yaml")
+	require.NoError(t, os.WriteFile(cfg, []byte("method: tbptt\nhidden: 2\ntruncation: 3\nsteps: 2000\nwindow: 500\nlog-every: 1000\n"), 0o644))
+	out := filepath.Join(base, "run")
+	// --steps on the command line overrides the file.
+	code, _, stderr := runCLI("run", "--config", cfg, "--steps", "1500", "--no-gate", "--out", out)
+	require.Equal(t, 0, code, stderr)
+	var s struct {
+		Config map[string]any `json:"config"`
+		Steps  int            `json:"steps"`
+	}
+	b, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &s))
+	assert.Equal(t, 1500, s.Steps)
+	assert.Equal(t, "tbptt", s.Config["method"])
+	assert.Equal(t, 2.0, s.Config["hidden"])
+	assert.Equal(t, 3.0, s.Config["truncation"])
+}
+
+func TestRunGatePasses(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "run")
+	args := []string{"run", "--method", "columnar", "--features", "2", "--steps", "100", "--window", "50", "--log-every", "50", "--out", out}
+	code, _, stderr := runCLI(args...)
+	require.Equal(t, 0, code, stderr)
+	assert.FileExists(t, filepath.Join(out, "summary.json"))
+}

@@ -1,0 +1,19 @@
+// Package compute is the paper's compute model (Appendix A.5, SPEC §7): the
+// estimated number of arithmetic operations (+, −, ×, ÷ count one each) per
+// step of each learning method, and compute matching, which picks for a
+// per-step budget the largest network each method can afford.
+//
+// With |h| features, |x| inputs, truncation k and u features learned per
+// stage:
+//
+//	T-BPTT (dense LSTM):  (k+1)·(4|h|² + 4|h||x| + 4|h|)
+//	Columnar:             |h|(4|x| + 8) + 6|h|(4|x| + 8)
+//	CCN:                  |h|(2|h| + 4|x| + 4) + 6u(2|h| + 4|x| + 4)
+//	Constructive:         CCN with u = 1
+//
+// A forward pass of an LSTM cell costs about 4 operations per input it reads
+// plus 4; T-BPTT spends k more forward passes' worth on the gradient, and
+// forward-mode learning of a column about six operations per learning
+// parameter (paper Appendix B). These are the paper's estimates, not exact counts of this module's
+// engines; those report their own counts (OpsPerStep methods).
+package compute

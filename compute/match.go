@@ -1,0 +1,97 @@
+package compute
+
+import "fmt"
+
+// largest returns the largest n ≥ 1 with cost(n) ≤ budget, or 0 when even
+// n = 1 is too costly; cost must be increasing in n.
+func largest(budget int, cost func(n int) int) int {
+	if cost(1) > budget {
+		return 0
+	}
+	lo, hi := 1, 2 // cost(lo) ≤ budget
+	for cost(hi) <= budget {
+		lo, hi = hi, 2*hi
+	}
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		if cost(mid) <= budget {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo
+}
+
+func checkBudget(budget int) {
+	if budget < 0 {
+		panic(fmt.Sprintf("compute: negative budget %d", budget))
+	}
+}
+
+// LargestTBPTT returns the largest hidden size h ≥ 1 whose T-BPTT cost with
+// truncation k is at most budget, or 0 if none fits.
+func LargestTBPTT(budget, inputs, truncation int) int {
+	checkBudget(budget)
+	return largest(budget, func(h int) int { return TBPTT(h, inputs, truncation) })
+}
+
+// NearestTBPTT returns the hidden size h ≥ 1 whose T-BPTT cost with
+// truncation k is closest to budget (the smaller on a tie), which may exceed
+// the budget; 1 when even one unit costs more than budget.
+func NearestTBPTT(budget, inputs, truncation int) int {
+	checkBudget(budget)
+	h := max(LargestTBPTT(budget, inputs, truncation), 1)
+	below := budget - TBPTT(h, inputs, truncation)
+	above := TBPTT(h+1, inputs, truncation) - budget
+	if below >= 0 && above < below {
+		return h + 1
+	}
+	return h
+}
+
+// LargestColumnar returns the largest number of columns a Columnar network
+// can afford within budget, or 0.
+func LargestColumnar(budget, inputs int) int {
+	checkBudget(budget)
+	return largest(budget, func(h int) int { return Columnar(h, inputs) })
+}
+
+// LargestCCN returns the largest feature count, a whole number of stages of
+// perStage features, that a CCN learning perStage features at a time can
+// afford within budget, or 0. (With budget 4000, 12 inputs and 4 per stage
+// this is the paper's 16; 19 features would fit if a last stage could be
+// partial.)
+func LargestCCN(budget, inputs, perStage int) int {
+	checkBudget(budget)
+	stages := largest(budget, func(s int) int { return CCN(s*perStage, inputs, perStage) })
+	return stages * perStage
+}
+
+// LargestConstructive returns the largest feature count a Constructive
+// network can afford within budget, or 0.
+func LargestConstructive(budget, inputs int) int { return LargestCCN(budget, inputs, 1) }
+
+// Matched returns the compute-matched configurations for budget and input
+// size: for T-BPTT the largest hidden size for each truncation, the largest
+// Columnar network, the largest Constructive network, and the largest CCN for
+// each features-per-stage value. Configurations that cannot afford a single
+// feature are left out.
+func Matched(budget, inputs int, truncations, perStages []int) []Config {
+	checkBudget(budget)
+	var out []Config
+	add := func(c Config) {
+		if c.Features > 0 {
+			out = append(out, c)
+		}
+	}
+	for _, k := range truncations {
+		add(Config{Method: MethodTBPTT, Features: LargestTBPTT(budget, inputs, k), Inputs: inputs, Truncation: k})
+	}
+	add(Config{Method: MethodColumnar, Features: LargestColumnar(budget, inputs), Inputs: inputs})
+	add(Config{Method: MethodConstructive, Features: LargestConstructive(budget, inputs), Inputs: inputs})
+	for _, u := range perStages {
+		add(Config{Method: MethodCCN, Features: LargestCCN(budget, inputs, u), Inputs: inputs, PerStage: u})
+	}
+	return out
+}
