@@ -23,6 +23,9 @@ import (
 // computes both full BPTT (h_0 = c_0 = 0 and the window is the whole
 // trajectory) and the truncated gradient of T-BPTT (the window is the last k
 // steps and (h_0, c_0) is the state entering it).
+//
+// The bias rides in the input product, [W_ih b]·[x_t 1], one node fewer per
+// step: compiling a Gorgonia graph costs time quadratic in its node count.
 type Dense struct {
 	Shape arch.Dense
 	Steps int
@@ -31,11 +34,11 @@ type Dense struct {
 
 	// Gradient targets: W_ih (4H×m), W_hh (4H×H), b (4H), w_out (H).
 	WIH, WHH, B, WOut *gorgonia.Node
-	// Constants: the entering state (H each), the inputs (Steps×m, row t-1
-	// is x_t) and the objective weights (Steps).
+	// Constants: the entering state (H each), the inputs with a trailing 1
+	// (Steps×(m+1), row t-1 is [x_t 1]) and the objective weights (Steps).
 	H0, C0, X, A *gorgonia.Node
 
-	// Y[t-1] is y_t; Loss is L.
+	// Y[t-1] is the scalar y_t; Loss is L.
 	Y    []*gorgonia.Node
 	Loss *gorgonia.Node
 	// Grads are ∂L/∂W_ih, ∂L/∂W_hh, ∂L/∂b, ∂L/∂w_out, in that order.
@@ -61,27 +64,22 @@ func NewDense(shape arch.Dense, steps int) (*Dense, error) {
 		WOut:  gorgonia.NewVector(g, tensor.Float64, gorgonia.WithShape(hid), gorgonia.WithName("dense_w_out")),
 		H0:    gorgonia.NewVector(g, tensor.Float64, gorgonia.WithShape(hid), gorgonia.WithName("dense_h_0")),
 		C0:    gorgonia.NewVector(g, tensor.Float64, gorgonia.WithShape(hid), gorgonia.WithName("dense_c_0")),
-		X:     gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(steps, m), gorgonia.WithName("dense_x")),
+		X:     gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(steps, m+1), gorgonia.WithName("dense_x1")),
 		A:     gorgonia.NewVector(g, tensor.Float64, gorgonia.WithShape(steps), gorgonia.WithName("dense_a")),
 		Y:     make([]*gorgonia.Node, steps),
 	}
 	err := build("dense LSTM", func() {
+		bias := gorgonia.Must(gorgonia.Reshape(d.B, tensor.Shape{4 * hid, 1}))
+		wAug := gorgonia.Must(gorgonia.Concat(1, d.WIH, bias))
 		h, c := d.H0, d.C0
 		for t := 0; t < steps; t++ {
 			x := gorgonia.Must(gorgonia.Slice(d.X, gorgonia.S(t)))
 			pre := gorgonia.Must(gorgonia.Add(
-				gorgonia.Must(gorgonia.Add(
-					gorgonia.Must(gorgonia.Mul(d.WIH, x)),
-					gorgonia.Must(gorgonia.Mul(d.WHH, h)))),
-				d.B))
+				gorgonia.Must(gorgonia.Mul(wAug, x)),
+				gorgonia.Must(gorgonia.Mul(d.WHH, h))))
 			h, c = lstmCell(pre, c, hid)
 			d.Y[t] = gorgonia.Must(gorgonia.Mul(d.WOut, h))
-			term := gorgonia.Must(gorgonia.Mul(gorgonia.Must(gorgonia.Slice(d.A, gorgonia.S(t))), d.Y[t]))
-			if d.Loss == nil {
-				d.Loss = term
-			} else {
-				d.Loss = gorgonia.Must(gorgonia.Add(d.Loss, term))
-			}
+			d.Loss = addTerm(d.Loss, d.A, t, d.Y[t])
 		}
 	})
 	if err != nil {
@@ -93,23 +91,44 @@ func NewDense(shape arch.Dense, steps int) (*Dense, error) {
 	return d, nil
 }
 
+// addTerm returns loss + a[t]·y (y when loss is nil).
+//
+// The outputs are per-step scalars summed one by one on purpose: collecting
+// h_1..h_n into one matrix with Concat and Reshape and multiplying by w_out
+// once gives fewer nodes, but Gorgonia v0.9.18 then returns wrong gradients
+// (zero for every cell parameter) from about 65 steps with H = 4.
+func addTerm(loss, a *gorgonia.Node, t int, y *gorgonia.Node) *gorgonia.Node {
+	term := gorgonia.Must(gorgonia.Mul(gorgonia.Must(gorgonia.Slice(a, gorgonia.S(t))), y))
+	if loss == nil {
+		return term
+	}
+	return gorgonia.Must(gorgonia.Add(loss, term))
+}
+
 // lstmCell applies the gates to the gate-major pre-activations pre (4n values)
 // and returns the new (h, c) of n units given the previous cell state cPrev.
 func lstmCell(pre, cPrev *gorgonia.Node, n int) (h, c *gorgonia.Node) {
-	gate := func(q int) *gorgonia.Node {
-		return gorgonia.Must(gorgonia.Slice(pre, gorgonia.S(q*n, (q+1)*n)))
+	// Two activations of the whole vector and four slices make fewer nodes
+	// than four slices and four activations.
+	sig := gorgonia.Must(gorgonia.Sigmoid(pre))
+	tanh := gorgonia.Must(gorgonia.Tanh(pre))
+	gate := func(act *gorgonia.Node, q int) *gorgonia.Node {
+		return gorgonia.Must(gorgonia.Slice(act, gorgonia.S(q*n, (q+1)*n)))
 	}
-	i := gorgonia.Must(gorgonia.Sigmoid(gate(arch.GateI)))
-	f := gorgonia.Must(gorgonia.Sigmoid(gate(arch.GateF)))
-	g := gorgonia.Must(gorgonia.Tanh(gate(arch.GateG)))
-	o := gorgonia.Must(gorgonia.Sigmoid(gate(arch.GateO)))
-	// Mul rather than HadamardProd: with n = 1 Gorgonia slices a gate down to a
-	// scalar, and Mul handles scalar⊙vector as well as vector⊙vector.
-	c = gorgonia.Must(gorgonia.Add(
-		gorgonia.Must(gorgonia.Mul(f, cPrev)),
-		gorgonia.Must(gorgonia.Mul(i, g))))
-	h = gorgonia.Must(gorgonia.Mul(o, gorgonia.Must(gorgonia.Tanh(c))))
+	i, f, g, o := gate(sig, arch.GateI), gate(sig, arch.GateF), gate(tanh, arch.GateG), gate(sig, arch.GateO)
+	c = gorgonia.Must(gorgonia.Add(elemMul(f, cPrev), elemMul(i, g)))
+	h = elemMul(o, gorgonia.Must(gorgonia.Tanh(c)))
 	return h, c
+}
+
+// elemMul is the elementwise product a⊙b. Gorgonia slices a range of length one
+// down to a scalar (a gate of a single unit), and its Mul of two vectors is the
+// dot product, so the operation is chosen by shape.
+func elemMul(a, b *gorgonia.Node) *gorgonia.Node {
+	if a.IsScalar() || b.IsScalar() {
+		return gorgonia.Must(gorgonia.Mul(a, b))
+	}
+	return gorgonia.Must(gorgonia.HadamardProd(a, b))
 }
 
 // Bind binds new values to every input node: the flat arch.Dense parameter
@@ -130,6 +149,11 @@ func (d *Dense) Bind(params, h0, c0 []float64, xs [][]float64, a []float64) erro
 	if len(h0) != hid || len(c0) != hid {
 		panic(fmt.Sprintf("graph: dense state has lengths %d, %d, want %d", len(h0), len(c0), hid))
 	}
+	for t, x := range xs {
+		if len(x) != m {
+			panic(fmt.Sprintf("graph: input %d has length %d, want %d", t, len(x), m))
+		}
+	}
 	wih, whh, b, wout := d.Shape.Split(params)
 	for _, bind := range []func() error{
 		func() error { return letMatrix(d.WIH, 4*hid, m, wih) },
@@ -138,7 +162,7 @@ func (d *Dense) Bind(params, h0, c0 []float64, xs [][]float64, a []float64) erro
 		func() error { return letVector(d.WOut, wout) },
 		func() error { return letVector(d.H0, h0) },
 		func() error { return letVector(d.C0, c0) },
-		func() error { return letRows(d.X, xs, m) },
+		func() error { return letRows(d.X, withOne(xs), m+1) },
 		func() error { return letVector(d.A, a) },
 	} {
 		if err := bind(); err != nil {
@@ -182,4 +206,13 @@ func scalars(ns []*gorgonia.Node) ([]float64, error) {
 		ys[t] = v[0]
 	}
 	return ys, nil
+}
+
+// withOne returns the rows of xs, each followed by a 1.
+func withOne(xs [][]float64) [][]float64 {
+	out := make([][]float64, len(xs))
+	for t, x := range xs {
+		out[t] = append(append(make([]float64, 0, len(x)+1), x...), 1)
+	}
+	return out
 }

@@ -15,6 +15,12 @@
 // the Bind methods (gorgonia.Let underneath) and run the graph again. Values are
 // bound from, and gradients gathered into, the flat vectors of package arch.
 //
-// Gorgonia merges input nodes with equal name, type and shape, so every input
-// node here has a unique name. Graphs are not safe for concurrent use.
+// Known Gorgonia v0.9.18 behaviour this package works around or documents:
+// input nodes with equal name, type and shape are merged, so every input node
+// here has a unique name; collecting per-step vectors with Concat and Reshape
+// into one output product gave wrong gradients on long windows, so outputs
+// are per-step scalar nodes; its float64 sigmoid returns exactly 1 for
+// arguments above 19 (σ(19) = 1 − 5.6e-9), so pre-activations that large
+// differ from math.Exp-based engines at that level. Graphs are not safe for
+// concurrent use.
 package graph

@@ -38,10 +38,10 @@ type Network struct {
 	// Head weights (one per feature) and head bias (scalar): gradient targets.
 	Head, HeadBias *gorgonia.Node
 	// Constants: inputs (Steps×m), objective weights (Steps) and, when Norm is
-	// enabled, the statistics Mu and Inv (Steps×Features); nil otherwise.
+	// enabled, the statistics Mu and Inv (Steps×(Features+1), the last column unused); nil otherwise.
 	X, A, Mu, Inv *gorgonia.Node
 
-	// Y[t-1] is y_t; Loss is L.
+	// Y[t-1] is the scalar y_t; Loss is L.
 	Y    []*gorgonia.Node
 	Loss *gorgonia.Node
 	// Grads are ∂L/∂W, ∂L/∂U, ∂L/∂B of the learning stage, ∂L/∂w, ∂L/∂b.
@@ -73,7 +73,9 @@ func NewNetwork(top arch.Network, steps int) (*Network, error) {
 		Y:        make([]*gorgonia.Node, steps),
 	}
 	for s, u := range top.Stages {
-		name := func(what string) gorgonia.NodeConsOpt { return gorgonia.WithName(fmt.Sprintf("net_stage%d_%s", s, what)) }
+		name := func(what string) gorgonia.NodeConsOpt {
+			return gorgonia.WithName(fmt.Sprintf("net_stage%d_%s", s, what))
+		}
 		n.W[s] = gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(4*u, top.ColumnInputs(s)), name("W"))
 		n.U[s] = gorgonia.NewVector(g, tensor.Float64, gorgonia.WithShape(4*u), name("U"))
 		n.B[s] = gorgonia.NewVector(g, tensor.Float64, gorgonia.WithShape(4*u), name("b"))
@@ -81,8 +83,10 @@ func NewNetwork(top arch.Network, steps int) (*Network, error) {
 		n.C0[s] = gorgonia.NewVector(g, tensor.Float64, gorgonia.WithShape(u), name("c_0"))
 	}
 	if top.Norm.Enabled {
-		n.Mu = gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(steps, features), gorgonia.WithName("net_mu"))
-		n.Inv = gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(steps, features), gorgonia.WithName("net_inv"))
+		// One spare column that nothing reads: Gorgonia v0.9.18 panics at run
+		// time when slicing a row of a T×1 matrix (a single feature).
+		n.Mu = gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(steps, features+1), gorgonia.WithName("net_mu"))
+		n.Inv = gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(steps, features+1), gorgonia.WithName("net_inv"))
 	}
 	err := build("network", func() {
 		h := append([]*gorgonia.Node(nil), n.H0...)
@@ -107,12 +111,7 @@ func NewNetwork(top arch.Network, steps int) (*Network, error) {
 				all = gorgonia.Must(gorgonia.Concat(0, in[1:]...))
 			}
 			n.Y[t] = gorgonia.Must(gorgonia.Add(gorgonia.Must(gorgonia.Mul(n.Head, all)), n.HeadBias))
-			term := gorgonia.Must(gorgonia.Mul(gorgonia.Must(gorgonia.Slice(n.A, gorgonia.S(t))), n.Y[t]))
-			if n.Loss == nil {
-				n.Loss = term
-			} else {
-				n.Loss = gorgonia.Must(gorgonia.Add(n.Loss, term))
-			}
+			n.Loss = addTerm(n.Loss, n.A, t, n.Y[t])
 		}
 	})
 	if err != nil {
@@ -133,8 +132,7 @@ func (n *Network) normalize(h *gorgonia.Node, t, first, u int) *gorgonia.Node {
 	cols := gorgonia.S(first, first+u)
 	mu := gorgonia.Must(gorgonia.Slice(n.Mu, gorgonia.S(t), cols))
 	inv := gorgonia.Must(gorgonia.Slice(n.Inv, gorgonia.S(t), cols))
-	// Mul, not HadamardProd: with u = 1 the slices are scalars.
-	return gorgonia.Must(gorgonia.Mul(gorgonia.Must(gorgonia.Sub(h, mu)), inv))
+	return elemMul(gorgonia.Must(gorgonia.Sub(h, mu)), inv)
 }
 
 // Bind binds new values to every input node: the frozen and learnable vectors
@@ -188,16 +186,22 @@ func (n *Network) Bind(frozen, learnable []float64, xs [][]float64, a []float64,
 		if len(mean) != n.Steps || len(scale) != n.Steps {
 			panic(fmt.Sprintf("graph: network window of %d steps bound to %d, %d statistics", n.Steps, len(mean), len(scale)))
 		}
+		F := top.Features()
+		mu := make([][]float64, n.Steps)
 		inv := make([][]float64, n.Steps)
 		for t, row := range scale {
-			inv[t] = make([]float64, len(row))
+			if len(row) != F || len(mean[t]) != F {
+				panic(fmt.Sprintf("graph: statistics row %d has %d, %d values, want %d", t, len(mean[t]), len(row), F))
+			}
+			mu[t] = append(append(make([]float64, 0, F+1), mean[t]...), 0)
+			inv[t] = make([]float64, F+1)
 			for k, v := range row {
 				inv[t][k] = 1 / v
 			}
 		}
 		binds = append(binds,
-			func() error { return letRows(n.Mu, mean, top.Features()) },
-			func() error { return letRows(n.Inv, inv, top.Features()) },
+			func() error { return letRows(n.Mu, mu, F+1) },
+			func() error { return letRows(n.Inv, inv, F+1) },
 		)
 	}
 	for _, bind := range binds {

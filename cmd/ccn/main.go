@@ -26,11 +26,12 @@ type command struct {
 // commands lists every subcommand; each lives in its own file.
 func commands() map[string]command {
 	return map[string]command{
-		"verify": {"check every hand-written gradient engine against the Gorgonia reference", runVerify},
-		"grad":   {"gradients of a user's own LSTM case (JSON) from one engine", runGrad},
-		"stream": {"write an environment's stream (observations, cumulant, return) as CSV", runStream},
-		"run":    {"learn online with TD(λ) and write curve.csv, predictions.csv, summary.json", runRun},
-		"budget": {"per-step operation counts and compute-matched configurations (paper A.5)", runBudget},
+		"verify":     {"check every hand-written gradient engine against the Gorgonia reference", runVerify},
+		"grad":       {"gradients of a user's own LSTM case (JSON) from one engine", runGrad},
+		"stream":     {"write an environment's stream (observations, cumulant, return) as CSV", runStream},
+		"run":        {"learn online with TD(λ) and write curve.csv, predictions.csv, summary.json", runRun},
+		"budget":     {"per-step operation counts and compute-matched configurations (paper A.5)", runBudget},
+		"truncation": {"T-BPTT truncation study: gradient bias against k and cost per step against size", runTruncation},
 	}
 }
 

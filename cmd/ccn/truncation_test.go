@@ -1,0 +1,91 @@
+package main
+
+import (
+	"bytes"
+	"image/png"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ccn-go/ccn/truncation"
+)
+
+// tinyTruncation are the flags of a study that runs in about a second.
+var tinyTruncation = []string{
+	"--hidden", "2", "--max-k", "4", "--steps", "8", "--points", "2", "--seeds", "2",
+	"--features", "4", "--tbptt-hidden", "2", "--rtrl-hidden", "2", "--ks", "1,3", "--cost-ms", "1",
+}
+
+func TestTruncationTiny(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	code, stdout, stderr := runCLI(append([]string{"truncation", "--out", dir}, tinyTruncation...)...)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "truncation study written to "+dir)
+	assert.Contains(t, stderr, "gradient bias H=2 seed 2/2")
+	assert.Contains(t, stderr, "cost T-BPTT k=3")
+
+	f, err := os.Open(filepath.Join(dir, truncation.BiasCSV))
+	require.NoError(t, err)
+	bias, err := truncation.ReadBiasCSV(f)
+	f.Close()
+	require.NoError(t, err)
+	require.Len(t, bias, 4, "k = 1..4 for H = 2")
+	for i, p := range bias {
+		assert.Equal(t, i+1, p.K)
+		assert.Equal(t, 4, p.Samples, "2 points × 2 seeds")
+	}
+
+	f, err = os.Open(filepath.Join(dir, truncation.CostCSV))
+	require.NoError(t, err)
+	cost, err := truncation.ReadCostCSV(f)
+	f.Close()
+	require.NoError(t, err)
+	methods := map[string]int{}
+	for _, p := range cost {
+		methods[p.Method]++
+		assert.Greater(t, p.Micros, 0.0, p.Label)
+	}
+	// CCN needs at least one stage of 4 features: size 4 is one stage.
+	assert.Equal(t, map[string]int{"columnar": 1, "ccn": 1, "tbptt": 2, "rtrl": 1}, methods)
+
+	for _, base := range []string{truncation.BiasFigBase, truncation.CostFigBase} {
+		raw, err := os.ReadFile(filepath.Join(dir, base+".png"))
+		require.NoError(t, err)
+		_, err = png.DecodeConfig(bytes.NewReader(raw))
+		assert.NoError(t, err, base)
+		pdf, err := os.ReadFile(filepath.Join(dir, base+".pdf"))
+		require.NoError(t, err)
+		assert.True(t, bytes.HasPrefix(pdf, []byte("%PDF")), base)
+	}
+}
+
+func TestTruncationBadInput(t *testing.T) {
+	out := t.TempDir()
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no out", []string{}, "--out is required"},
+		{"unknown flag", []string{"--out", out, "--nope"}, "flag provided but not defined"},
+		{"bad list", []string{"--out", out, "--hidden", "2,x"}, `"x" is not a positive integer`},
+		{"zero size", []string{"--out", out, "--ks", "0"}, "not a positive integer"},
+		{"negative seeds", []string{"--out", out, "--seeds", "-1"}, "--seeds must not be negative"},
+		{"steps below k", []string{"--out", out, "--max-k", "10", "--steps", "10"}, "trajectories of 10 steps cannot show k up to 10"},
+		{"extra argument", []string{"--out", out, "extra"}, "unexpected argument"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(append([]string{"truncation"}, tc.args...)...)
+			assert.Equal(t, 2, code)
+			assert.Empty(t, stdout)
+			assert.Contains(t, stderr, tc.want)
+		})
+	}
+	entries, err := os.ReadDir(out)
+	require.NoError(t, err)
+	assert.Empty(t, entries, "nothing written on bad input")
+}
