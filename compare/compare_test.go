@@ -55,21 +55,13 @@ func checkSuite(t *testing.T, cfg SuiteConfig) {
 // Every cell engine agrees with the reference: columns and dense RTRL against
 // full BPTT, T-BPTT against the truncated reference for k ∈ {1, 2, 5, 15, full}.
 func TestCellsAgreeWithReference(t *testing.T) {
-	cfg := SuiteConfig{Trajectories: 2, Length: 200, Seed: 1, Cells: true}
-	if testing.Short() {
-		cfg.Trajectories, cfg.Length = 1, 60
-	}
-	checkSuite(t, cfg)
+	checkSuite(t, SuiteConfig{Trajectories: 2, Length: 200, Seed: 1, Cells: true})
 }
 
 // Columnar, Constructive and CCN networks agree with the reference graph of
 // the same topology, with normalization off, on and with the ε floor active.
 func TestNetworksAgreeWithReference(t *testing.T) {
-	cfg := SuiteConfig{Trajectories: 2, NetworkLength: 30, Seed: 2, Networks: true}
-	if testing.Short() {
-		cfg.Trajectories, cfg.NetworkLength = 1, 12
-	}
-	checkSuite(t, cfg)
+	checkSuite(t, SuiteConfig{Trajectories: 2, NetworkLength: 30, Seed: 2, Networks: true})
 }
 
 // The comparison has teeth: each injected defect makes its check fail, while
