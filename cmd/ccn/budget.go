@@ -8,7 +8,10 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/ccn-go/ccn/arch"
+	"github.com/ccn-go/ccn/backward"
 	"github.com/ccn-go/ccn/compute"
+	"github.com/ccn-go/ccn/forward"
 )
 
 // runBudget prints the paper's per-step operation count of one configuration
@@ -187,19 +190,37 @@ func printMatched(stdout io.Writer, budget, inputs int, truncations []int, perSt
 	return nil
 }
 
-// implementationOps returns this module's exact operation count per step for
-// c, as reported by the engines themselves, and whether it is known.
-//
-// LEAD: wire the engines here once they exist, e.g.
-//
-//	case compute.MethodTBPTT:
-//		return backward.NewTBPTT(...c.Features, c.Inputs, c.Truncation...).OpsPerStep(), true
-//	case compute.MethodColumnar, compute.MethodConstructive, compute.MethodCCN:
-//		return forward.NewNetwork(...).OpsPerStep(), true
-//
-// Both printConfig and printMatched already print the value when ok is true
-// ("implementation ops/step" row, "implementation ops" column).
+// implementationOps returns this module's exact count of multiply/add
+// operations per step (forward pass plus gradient) for c, as reported by the
+// engines themselves: T-BPTT with a full window, networks in their last stage
+// (the most expensive one), normalization on.
 func implementationOps(c compute.Config) (int, bool) {
-	_ = c
+	if c.Features < 1 || c.Inputs < 1 {
+		return 0, false
+	}
+	switch c.Method {
+	case compute.MethodTBPTT:
+		if c.Truncation < 1 {
+			return 0, false
+		}
+		return backward.Ops(arch.Dense{Hidden: c.Features, Inputs: c.Inputs}, c.Truncation), true
+	case compute.MethodColumnar, compute.MethodConstructive, compute.MethodCCN:
+		u := c.Features
+		switch c.Method {
+		case compute.MethodConstructive:
+			u = 1
+		case compute.MethodCCN:
+			u = c.PerStage
+		}
+		if u < 1 {
+			return 0, false
+		}
+		var stages []int
+		for left := c.Features; left > 0; left -= u {
+			stages = append(stages, min(u, left))
+		}
+		top := arch.Network{Inputs: c.Inputs, Stages: stages, Norm: arch.Normalization{Enabled: true}}
+		return forward.NewNetworkAt(top, forward.NetworkConfig{Inputs: c.Inputs}).OpsPerStep(), true
+	}
 	return 0, false
 }
