@@ -17,7 +17,7 @@ import (
 func runTruncation(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("truncation", stderr)
 	out := fs.String("out", "", "directory for gradient_bias.csv, cost.csv and the figures (required)")
-	quick := fs.Bool("quick", false, "a smaller study (about 15 s on two cores)")
+	quick := fs.Bool("quick", false, "a smaller study (about 10 s on two cores)")
 	seeds := fs.Int("seeds", 0, "networks and streams per H in the gradient-bias study (0: the default, 10; 3 with --quick)")
 	points := fs.Int("points", 0, "trajectories per seed (0: the default, 40; 20 with --quick)")
 	maxK := fs.Int("max-k", 0, "largest truncation length k (0: 60)")

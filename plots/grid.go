@@ -1,0 +1,99 @@
+package plots
+
+import (
+	"fmt"
+	"image/color"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Drawer is a figure Save can render: a *plot.Plot or a *Grid.
+type Drawer interface {
+	Draw(c draw.Canvas)
+}
+
+// Sizer is a Drawer with its own size; Save uses it instead of the default.
+type Sizer interface {
+	Size() (w, h vg.Length)
+}
+
+// Default size of a single-panel figure.
+const (
+	DefaultWidth  = 6 * vg.Inch
+	DefaultHeight = 4 * vg.Inch
+)
+
+// Grid is a multi-panel figure: Rows×Cols plots, row-major, with their axes
+// aligned, and an optional title over all panels.
+type Grid struct {
+	Title  string
+	Rows   int
+	Cols   int
+	Panels []*plot.Plot // len Rows·Cols; a nil panel leaves its tile blank
+
+	// Width and Height are the size of the whole figure; if 0 they default
+	// to Cols·DefaultWidth·0.75 and Rows·DefaultHeight·0.75.
+	Width, Height vg.Length
+}
+
+// NewGrid returns a rows×cols grid of panels (row-major). It panics if the
+// number of panels is not rows·cols.
+func NewGrid(title string, rows, cols int, panels ...*plot.Plot) *Grid {
+	if rows < 1 || cols < 1 || len(panels) != rows*cols {
+		panic(fmt.Sprintf("plots: grid %d×%d with %d panels", rows, cols, len(panels)))
+	}
+	return &Grid{Title: title, Rows: rows, Cols: cols, Panels: panels}
+}
+
+// Size returns the size of the whole figure.
+func (g *Grid) Size() (w, h vg.Length) {
+	w, h = g.Width, g.Height
+	if w == 0 {
+		w = vg.Length(g.Cols) * DefaultWidth * 3 / 4
+	}
+	if h == 0 {
+		h = vg.Length(g.Rows) * DefaultHeight * 3 / 4
+	}
+	return w, h
+}
+
+// Draw draws the title and the aligned panels on c.
+func (g *Grid) Draw(c draw.Canvas) {
+	c.SetColor(color.White)
+	c.Fill(c.Rectangle.Path())
+	if g.Title != "" {
+		sty := titleStyle()
+		h := sty.Height(g.Title)
+		c.FillText(sty, vg.Point{X: c.Center().X, Y: c.Max.Y - vg.Points(4)}, g.Title)
+		c.Max.Y -= h + vg.Points(8)
+	}
+	ps := make([][]*plot.Plot, g.Rows)
+	for r := range g.Rows {
+		ps[r] = g.Panels[r*g.Cols : (r+1)*g.Cols]
+	}
+	tiles := draw.Tiles{
+		Rows: g.Rows, Cols: g.Cols,
+		PadX: vg.Points(12), PadY: vg.Points(10),
+		PadLeft: vg.Points(4), PadRight: vg.Points(8), PadTop: vg.Points(4), PadBottom: vg.Points(4),
+	}
+	canvases := plot.Align(ps, tiles, c)
+	for r := range g.Rows {
+		for col := range g.Cols {
+			if p := ps[r][col]; p != nil {
+				p.Draw(canvases[r][col])
+			}
+		}
+	}
+}
+
+// titleStyle is the text style of a grid title: the plot title font, centred
+// and hanging from its anchor.
+func titleStyle() text.Style {
+	sty := plot.New().Title.TextStyle
+	sty.XAlign = draw.XCenter
+	sty.YAlign = draw.YTop
+	return sty
+}

@@ -1,0 +1,126 @@
+package truncation
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Column headers of the CSV files.
+var (
+	biasHeader = []string{"hidden", "params", "k", "rel_err", "rel_err_se", "cos", "cos_se", "samples", "seeds"}
+	costHeader = []string{"method", "label", "size", "params", "us_per_step"}
+)
+
+// WriteBiasCSV writes points as CSV with a header row.
+func WriteBiasCSV(w io.Writer, points []BiasPoint) error {
+	cw := csv.NewWriter(w)
+	cw.Write(biasHeader)
+	for _, p := range points {
+		cw.Write([]string{
+			strconv.Itoa(p.Hidden), strconv.Itoa(p.Params), strconv.Itoa(p.K),
+			ftoa(p.RelErr), ftoa(p.RelErrSE), ftoa(p.Cos), ftoa(p.CosSE),
+			strconv.Itoa(p.Samples), strconv.Itoa(p.Seeds),
+		})
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return fmt.Errorf("truncation: write bias CSV: %w", err)
+	}
+	return nil
+}
+
+// ReadBiasCSV reads points written by WriteBiasCSV.
+func ReadBiasCSV(r io.Reader) ([]BiasPoint, error) {
+	rows, err := readCSV(r, biasHeader, "bias")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]BiasPoint, len(rows))
+	for i, row := range rows {
+		p := &out[i]
+		var ps parser
+		p.Hidden, p.Params, p.K = ps.int(row[0]), ps.int(row[1]), ps.int(row[2])
+		p.RelErr, p.RelErrSE, p.Cos, p.CosSE = ps.float(row[3]), ps.float(row[4]), ps.float(row[5]), ps.float(row[6])
+		p.Samples, p.Seeds = ps.int(row[7]), ps.int(row[8])
+		if ps.err != nil {
+			return nil, fmt.Errorf("truncation: bias CSV row %d: %w", i+2, ps.err)
+		}
+	}
+	return out, nil
+}
+
+// WriteCostCSV writes points as CSV with a header row.
+func WriteCostCSV(w io.Writer, points []CostPoint) error {
+	cw := csv.NewWriter(w)
+	cw.Write(costHeader)
+	for _, p := range points {
+		cw.Write([]string{p.Method, p.Label, strconv.Itoa(p.Size), strconv.Itoa(p.Params), ftoa(p.Micros)})
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return fmt.Errorf("truncation: write cost CSV: %w", err)
+	}
+	return nil
+}
+
+// ReadCostCSV reads points written by WriteCostCSV.
+func ReadCostCSV(r io.Reader) ([]CostPoint, error) {
+	rows, err := readCSV(r, costHeader, "cost")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]CostPoint, len(rows))
+	for i, row := range rows {
+		var ps parser
+		out[i] = CostPoint{Method: row[0], Label: row[1], Size: ps.int(row[2]), Params: ps.int(row[3]), Micros: ps.float(row[4])}
+		if ps.err != nil {
+			return nil, fmt.Errorf("truncation: cost CSV row %d: %w", i+2, ps.err)
+		}
+	}
+	return out, nil
+}
+
+// readCSV reads every row after a header that must equal header.
+func readCSV(r io.Reader, header []string, what string) ([][]string, error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1 // checked below, after the header
+	rows, err := cr.ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("truncation: read %s CSV: %w", what, err)
+	}
+	if len(rows) == 0 || !slices.Equal(rows[0], header) {
+		return nil, fmt.Errorf("truncation: read %s CSV: header is not %s", what, strings.Join(header, ","))
+	}
+	for i, row := range rows[1:] {
+		if len(row) != len(header) {
+			return nil, fmt.Errorf("truncation: read %s CSV: row %d has %d fields, want %d", what, i+2, len(row), len(header))
+		}
+	}
+	return rows[1:], nil
+}
+
+// ftoa formats v exactly (shortest round-trip form).
+func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// parser parses fields, keeping the first error.
+type parser struct{ err error }
+
+func (p *parser) int(s string) int {
+	v, err := strconv.Atoi(s)
+	if err != nil && p.err == nil {
+		p.err = err
+	}
+	return v
+}
+
+func (p *parser) float(s string) float64 {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil && p.err == nil {
+		p.err = err
+	}
+	return v
+}

@@ -1,0 +1,30 @@
+// Package truncation is the study of T-BPTT's truncation length beyond the
+// paper (its §2 and Figure 7 show T-BPTT's sensitivity to k; Appendix A.5 gives
+// the operation counts that the cost part measures; SPEC §4 and §7).
+//
+// Gradient bias. For a fixed random dense LSTM with H hidden units, the
+// truncated gradient g_k of the prediction y_T of the last step of a
+// trajectory of T steps from the trace patterning stream (backpropagated
+// through the last k steps only, package backward) is compared with the exact
+// gradient g of full BPTT over the trajectory from the Gorgonia reference
+// (package reference):
+//
+//	relative error    ‖g_k − g‖ / ‖g‖
+//	cosine similarity g_k·g / (‖g_k‖·‖g‖)
+//
+// averaged over many trajectories (random offsets into the stream) and seeds,
+// for k = 1..MaxK. The inter-stimulus interval of the task, 24 to 36 steps,
+// is the span T-BPTT has to cover to tie the CS to the US.
+//
+// Cost. Wall-clock microseconds per step (Step then Grad) against the number
+// of parameters, for Columnar RTRL, CCN at its last stage, T-BPTT at several k
+// and exact dense RTRL: the paper's claim that Columnar and CCN learn with
+// exact gradients at a cost linear in the parameters, where dense RTRL costs
+// O(H⁴), that is O(|θ|²), per step:
+//
+//	T-BPTT:  (k+1)·(4H² + 4Hm + 4H)      CCN, Columnar: O(|θ|)
+//	dense RTRL: O(H⁴ + H³m)
+//
+// Results are plain structs with CSV writers and readers, so figures can be
+// drawn again (Render) without running the study.
+package truncation
