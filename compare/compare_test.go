@@ -127,3 +127,25 @@ func TestGate(t *testing.T) {
 	assert.NoError(t, Gate(GateSpec{Dense: &dense, RTRL: true, Seed: 1}))
 	assert.Panics(t, func() { _ = Gate(GateSpec{}) })
 }
+
+// Gates driven far into saturation (|a| > 19, where Gorgonia's own Sigmoid
+// rounds to exactly 1 with a zero derivative) still agree: the reference
+// computes σ through tanh.
+func TestSaturatedGatesAgree(t *testing.T) {
+	shape := arch.Dense{Hidden: 2, Inputs: 3}
+	rng := NewRand(9, 0)
+	tr := RandomTrajectory(rng, 0, 30, 3)
+	e := forward.NewDenseRTRL(shape)
+	p := e.Params()
+	FillUniform(rng, p, 0.5)
+	for j := 0; j < shape.Hidden; j++ {
+		p[shape.IdxB(arch.GateI, j)] = 21
+		p[shape.IdxB(arch.GateF, j)] = 20
+		p[shape.IdxB(arch.GateO, j)] = 22
+	}
+	ref, err := denseTruth(reference.New(), shape, append([]float64(nil), p...), tr.Xs, 0)
+	require.NoError(t, err)
+	a, err := agree(e, shape.NumParams(), tr.Xs, rng, ref)
+	require.NoError(t, err)
+	assert.True(t, a.Pass(), "max rel %.3g", a.MaxRel)
+}

@@ -110,7 +110,7 @@ func addTerm(loss, a *gorgonia.Node, t int, y *gorgonia.Node) *gorgonia.Node {
 func lstmCell(pre, cPrev *gorgonia.Node, n int) (h, c *gorgonia.Node) {
 	// Two activations of the whole vector and four slices make fewer nodes
 	// than four slices and four activations.
-	sig := gorgonia.Must(gorgonia.Sigmoid(pre))
+	sig := sigmoid(pre)
 	tanh := gorgonia.Must(gorgonia.Tanh(pre))
 	gate := func(act *gorgonia.Node, q int) *gorgonia.Node {
 		return gorgonia.Must(gorgonia.Slice(act, gorgonia.S(q*n, (q+1)*n)))
@@ -119,6 +119,19 @@ func lstmCell(pre, cPrev *gorgonia.Node, n int) (h, c *gorgonia.Node) {
 	c = gorgonia.Must(gorgonia.Add(elemMul(f, cPrev), elemMul(i, g)))
 	h = elemMul(o, gorgonia.Must(gorgonia.Tanh(c)))
 	return h, c
+}
+
+// sigmoid returns σ(a) computed as
+//
+//	σ(a) = (1 + tanh(a/2)) / 2
+//
+// which is the logistic function exactly. Gorgonia v0.9.18's own Sigmoid
+// returns exactly 1 (and a zero derivative) for a > 19, where the true value
+// is 1 − 5.6e-9: an error far above the 1e-10 the comparison demands.
+func sigmoid(a *gorgonia.Node) *gorgonia.Node {
+	half := gorgonia.NewConstant(0.5)
+	t := gorgonia.Must(gorgonia.Tanh(gorgonia.Must(gorgonia.Mul(a, half))))
+	return gorgonia.Must(gorgonia.Mul(gorgonia.Must(gorgonia.Add(t, gorgonia.NewConstant(1.0))), half))
 }
 
 // elemMul is the elementwise product a⊙b. Gorgonia slices a range of length one
