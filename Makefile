@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin/ccn
 SCALE   ?= quick
 
-.PHONY: help build test verify bench test-learning clean
+.PHONY: help build test verify bench test-learning clean plots
 
 help:
 	@echo "make build          build bin/ccn"
@@ -11,6 +11,9 @@ help:
 	@echo "make verify         ccn verify: every engine against the Gorgonia reference, as a table"
 	@echo "make bench          benchmarks of every hot path (ns/step, allocations)"
 	@echo "make test-learning  the long learning check (millions of trace-patterning steps per method)"
+	@echo "make plots          verify, run or resume every study at SCALE (quick; paper, smoke), render figures/SCALE"
+	@echo "make sweep-smoke    every study of experiments/configs at the smoke scale (local pool), then ccn collect"
+	@echo "make test-slurm     start a single-node Slurm (root; scripts/slurm-up.sh) and test a sweep through it"
 
 build:
 	$(GO) build -o $(BIN) ./cmd/ccn
@@ -30,3 +33,49 @@ test-learning:
 
 clean:
 	rm -rf bin
+
+# make plots: the paper's figures from one command. Gradients are verified
+# first, then every study of experiments/configs is run (or resumed: complete
+# runs are never recomputed) at SCALE into results/SCALE, the T-BPTT truncation
+# study into results/SCALE/truncation (skipped when its CSVs exist; delete the
+# directory to redo it), and the figures are drawn into figures/SCALE, so that
+# no scale overwrites another's figures.
+JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
+STUDIES := $(sort $(wildcard experiments/configs/*.yaml))
+RESULTS ?= results/$(SCALE)
+FIGURES ?= figures/$(SCALE)
+VERIFY_FLAGS_smoke     := --trajectories 1 --length 40 --network-length 10
+TRUNCATION_FLAGS_quick := --quick
+TRUNCATION_FLAGS_smoke := --quick --seeds 2 --points 5 --cost-ms 10
+
+plots: build
+	./$(BIN) verify $(VERIFY_FLAGS_$(SCALE))
+	@for f in $(STUDIES); do \
+		echo "./$(BIN) sweep $$f --scale $(SCALE) --out $(RESULTS) -j $(JOBS)"; \
+		./$(BIN) sweep $$f --scale $(SCALE) --out $(RESULTS) -j $(JOBS) || exit $$?; \
+	done
+	@if [ -f $(RESULTS)/truncation/gradient_bias.csv ] && [ -f $(RESULTS)/truncation/cost.csv ]; then \
+		echo "truncation study: found in $(RESULTS)/truncation"; \
+	else \
+		echo "./$(BIN) truncation --out $(RESULTS)/truncation $(TRUNCATION_FLAGS_$(SCALE))"; \
+		./$(BIN) truncation --out $(RESULTS)/truncation $(TRUNCATION_FLAGS_$(SCALE)) || exit $$?; \
+	fi
+	./$(BIN) plot --results $(RESULTS) --scale $(SCALE) --out $(FIGURES)
+
+# Sweeps (package sweep, ccn sweep / ccn collect; README "Running at scale").
+# make sweep-smoke: every study at the smoke scale with the local pool, then the
+# tables (results/smoke/selection.csv ...). make test-slurm: starts a
+# single-node Slurm from Debian's packages (scripts/slurm-up.sh, as root) and
+# runs a smoke sweep through it as job arrays, checked against the local pool.
+.PHONY: sweep-smoke test-slurm
+
+sweep-smoke: build
+	@for f in $(STUDIES); do \
+		echo "./$(BIN) sweep $$f --scale smoke --out results/smoke -j $(JOBS)"; \
+		./$(BIN) sweep $$f --scale smoke --out results/smoke -j $(JOBS) || exit $$?; \
+	done
+	./$(BIN) collect results/smoke
+
+test-slurm:
+	scripts/slurm-up.sh
+	$(GO) test -tags slurm -count=1 -run 'TestSlurmArray' -timeout 15m -v ./cmd/ccn/

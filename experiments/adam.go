@@ -55,17 +55,18 @@ func (a *Adam) Remap(l Layout, from []int) {
 }
 
 // Update implements Optimizer.
-func (a *Adam) Update(theta, d []float64) {
-	if len(theta) != len(a.v) || len(d) != len(a.v) {
+func (a *Adam) Update(theta, u []float64, s float64) {
+	if len(theta) != len(a.v) || len(u) != len(a.v) {
 		panic("experiments: Adam.Update length mismatch")
 	}
 	b2, eps, alpha := a.beta2(), a.epsilon(), a.StepSize
-	v, pow := a.v[:len(d)], a.pow[:len(d)]
-	theta = theta[:len(d)]
+	v, pow := a.v[:len(u)], a.pow[:len(u)]
+	theta = theta[:len(u)]
 	// Entries that appeared together have bit-identical powers, so the
 	// correction is recomputed only where the power changes along the vector.
 	lastPow, corr := math.NaN(), 0.0
-	for i, g := range d {
+	for i, ui := range u {
+		g := s * ui
 		vi := b2*v[i] + (1-b2)*g*g
 		v[i] = vi
 		p := pow[i] * b2

@@ -3,6 +3,9 @@ package experiments
 import (
 	"fmt"
 	"math"
+	"slices"
+
+	"github.com/ccn-go/ccn/arch"
 )
 
 // TD is the online TD(λ) agent of paper Algorithm 1 (SPEC §5) over a Learner:
@@ -32,10 +35,10 @@ type TD struct {
 	opt     Optimizer
 	layout  Layout
 	stage   int
+	topo    arch.Network // Staged learners: the topology at stage
 
 	z []float64 // eligibility trace
 	g []float64 // ∇v of the newest prediction
-	d []float64 // δ·z, the direction given to the optimizer
 
 	y       float64
 	started bool
@@ -57,6 +60,8 @@ func NewTD(l Learner, layout Layout, opt Optimizer, gamma, lambda float64) *TD {
 	if s, ok := l.(Staged); ok {
 		a.staged = s
 		a.stage = s.Stage()
+		a.topo = s.Topology()
+		a.topo.Stages = slices.Clone(a.topo.Stages)
 	}
 	opt.Reset(layout)
 	a.resize(layout.Size)
@@ -66,7 +71,6 @@ func NewTD(l Learner, layout Layout, opt Optimizer, gamma, lambda float64) *TD {
 func (a *TD) resize(n int) {
 	a.z = make([]float64, n)
 	a.g = make([]float64, n)
-	a.d = make([]float64, n)
 }
 
 // Start makes the first prediction y = v(x_0) and returns it; call it once,
@@ -84,8 +88,8 @@ func (a *TD) Start(x []float64) float64 {
 }
 
 // Step observes x' and the cumulant c of the transition into it, updates θ and
-// returns the new prediction y' = v(x'). ok is false if the prediction or a
-// parameter is NaN or ±Inf after the update (the run has diverged).
+// returns the new prediction y' = v(x'). ok is false if y' is NaN or ±Inf
+// (the run has diverged); see also ParamsFinite.
 func (a *TD) Step(x []float64, c float64) (y float64, ok bool) {
 	if !a.started {
 		panic("experiments: TD.Step before Start")
@@ -94,23 +98,28 @@ func (a *TD) Step(x []float64, c float64) (y float64, ok bool) {
 	a.checkStage()
 	a.learner.Grad(a.g)
 	delta := c + a.gamma*y - a.y
-	z, g, d := a.z, a.g[:len(a.z)], a.d[:len(a.z)]
-	for i, zi := range z {
-		d[i] = delta * zi
-	}
-	theta := a.learner.Params()
-	a.opt.Update(theta, d)
+	// The direction δ·z uses z before ∇v(x') is folded in.
+	a.opt.Update(a.learner.Params(), a.z, delta)
+	z, g := a.z, a.g[:len(a.z)]
 	decay := a.gamma * a.lambda
 	for i, zi := range z {
 		z[i] = decay*zi + g[i]
 	}
 	a.y = y
+	return y, !math.IsNaN(y) && !math.IsInf(y, 0)
+}
+
+// ParamsFinite reports whether every learnable parameter is finite. A NaN
+// parameter shows in the next prediction, but an infinite one can hide in a
+// saturated gate, so a run checks this too (every few thousand steps: the
+// check costs as much as a fifth of a small network's step).
+func (a *TD) ParamsFinite() bool {
 	// x·0 is 0 for finite x and NaN for NaN or ±Inf.
-	bad := y * 0
-	for _, p := range theta {
+	bad := 0.0
+	for _, p := range a.learner.Params() {
 		bad += p * 0
 	}
-	return y, bad == 0
+	return bad == 0
 }
 
 // checkStage remaps the trace and optimizer state after a stage change.
@@ -119,10 +128,9 @@ func (a *TD) checkStage() {
 		return
 	}
 	next := a.staged.Topology()
-	// The previous topology has one stage fewer per stage added since.
-	prev := next
-	prev.Stages = next.Stages[:len(next.Stages)-(a.staged.Stage()-a.stage)]
-	from := NetworkRemap(prev, next)
+	next.Stages = slices.Clone(next.Stages)
+	from := NetworkRemap(a.topo, next)
+	a.topo = next
 	a.layout = NetworkLayout(next)
 	a.opt.Remap(a.layout, from)
 	z := remapInto(a.z, from, 0)

@@ -18,8 +18,8 @@ func (l Layout) validate() {
 	}
 }
 
-// Optimizer turns an ascent direction d (for TD(λ), δ·z) into an in-place
-// update of the parameters. Implementations keep per-parameter state and
+// Optimizer turns an ascent direction d = s·u (for TD(λ), δ·z) into an
+// in-place update of the parameters. Implementations keep per-parameter state and
 // never allocate in Update.
 type Optimizer interface {
 	// Reset sizes the state for layout l and sets it to its initial value.
@@ -31,9 +31,10 @@ type Optimizer interface {
 	// len(from) must be l.Size.
 	Remap(l Layout, from []int)
 
-	// Update adds the step for direction d to theta; both have length
-	// Layout.Size.
-	Update(theta, d []float64)
+	// Update adds the step for the direction s·u to theta; both slices
+	// have length Layout.Size. (Taking the scale apart saves the agent a
+	// pass over memory.)
+	Update(theta, u []float64, s float64)
 }
 
 // remapInto returns a new slice of length len(from) whose entry i is

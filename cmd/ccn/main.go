@@ -32,6 +32,9 @@ func commands() map[string]command {
 		"run":        {"learn online with TD(λ) and write curve.csv, predictions.csv, summary.json", runRun},
 		"budget":     {"per-step operation counts and compute-matched configurations (paper A.5)", runBudget},
 		"truncation": {"T-BPTT truncation study: gradient bias against k and cost per step against size", runTruncation},
+		"sweep":      {"hyperparameter sweep of an experiment file: local pool, GNU parallel tasks or a Slurm array", runSweep},
+		"collect":    {"merge a sweep's runs into tidy CSV and the selection table (mean ± s.e.)", runCollect},
+		"plot":       {"draw the paper's figures from a results directory (PNG 300 dpi + PDF, captions)", runPlot},
 	}
 }
 

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"time"
+
+	"github.com/ccn-go/ccn/figures"
+)
+
+// runPlot draws every figure it can from a results directory of ccn sweep
+// (and ccn truncation in DIR/truncation) into --out, without running
+// anything. A figure whose data are missing is skipped with one line on
+// stderr.
+//
+// Exit status: 0 when at least one figure was drawn, 1 when none was or an
+// I/O error occurred, 2 on bad input (no results directory, an ambiguous or
+// absent --scale).
+func runPlot(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("plot", stderr)
+	results := fs.String("results", "", "results directory of ccn sweep (required)")
+	out := fs.String("out", "figures", "directory for the figures (NAME.png at 300 dpi, NAME.pdf) and captions.txt")
+	scale := fs.String("scale", "", "scale of the results to draw (default: the only one in --results)")
+	streamSteps := fs.Int("stream-steps", figures.DefaultStreamSteps, "steps of the trace patterning stream in the stream picture")
+	streamSeed := fs.Uint64("stream-seed", figures.DefaultStreamSeed, "seed of the stream picture")
+	predSteps := fs.Int("prediction-steps", figures.DefaultPredictionSteps, "final steps shown in the predictions figure (at most 2000 are kept per run)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	switch {
+	case *results == "":
+		return badInput("--results DIR is required")
+	case *out == "":
+		return badInput("--out DIR must not be empty")
+	case *streamSteps < 1:
+		return badInput("--stream-steps must be at least 1, got %d", *streamSteps)
+	case *predSteps < 1:
+		return badInput("--prediction-steps must be at least 1, got %d", *predSteps)
+	}
+	start := time.Now()
+	rep, err := figures.Render(*results, *out, figures.Options{Scale: *scale, StreamSteps: *streamSteps,
+		StreamSeed: *streamSeed, PredictionSteps: *predSteps}, stderr)
+	switch {
+	case errors.Is(err, figures.ErrNoResults) || errors.Is(err, figures.ErrScale):
+		return usageError{err}
+	case err != nil:
+		return err
+	case len(rep.Drawn) == 0:
+		return exitError{1, "no figure drawn"}
+	}
+	drawnScale := rep.Scale
+	if drawnScale == "" {
+		drawnScale = "none"
+	}
+	for _, f := range rep.Drawn {
+		fmt.Fprintf(stdout, "%s.png %s.pdf\n", filepath.Join(*out, f.Name), filepath.Join(*out, f.Name))
+	}
+	fmt.Fprintf(stdout, "%d figures drawn, %d skipped (scale %s) into %s in %.1fs; captions in %s\n", len(rep.Drawn), len(rep.Skipped),
+		drawnScale, *out, time.Since(start).Seconds(), filepath.Join(*out, figures.CaptionsFile))
+	return nil
+}

@@ -1,0 +1,250 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/ccn-go/ccn/experiments"
+	"github.com/ccn-go/ccn/sweep"
+)
+
+// Exit statuses of ccn sweep besides 0, 2 (bad input) and 130 (interrupted).
+const exitSweepFailed = 1 // a run failed for good, or the results directory is unusable
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, " ") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+// runSweep expands an experiment file at one scale and computes its runs on a
+// local pool, or writes them as a task file (GNU parallel) and a Slurm
+// job-array script.
+//
+// Exit status: 0 done (diverged runs are results), 1 a run failed for good or
+// an I/O error, 2 bad input, 130 interrupted (rerun to resume).
+func runSweep(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("sweep", stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: ccn sweep FILE --scale S --out DIR [-j N | --emit-tasks F | --emit-slurm F]")
+		fs.PrintDefaults()
+	}
+	scale := fs.String("scale", "quick", "scale of the study: paper, quick or smoke (any the file defines)")
+	out := fs.String("out", "", "results directory (required); runs go to DIR/runs/ID")
+	jobs := fs.Int("j", runtime.NumCPU(), "runs computed at once by the local pool")
+	emitTasks := fs.String("emit-tasks", "", "write one `ccn run` command per runnable run to this file instead of running")
+	emitSlurm := fs.String("emit-slurm", "", "write a Slurm job-array script over the task file (default task file: this path + .tasks)")
+	throttle := fs.Int("throttle", 100, "Slurm array tasks running at once (--array=1-N%T); 0 for no limit")
+	var sbatch stringList
+	fs.Var(&sbatch, "sbatch", "extra #SBATCH option for the script, e.g. --partition=short (repeatable)")
+	bin := fs.String("ccn", "", "path of the ccn binary in emitted tasks (default: this binary)")
+	noGate := fs.Bool("no-gate", false, "skip the gradient check against the reference before runs")
+	retry := fs.Bool("retry-failed", false, "forget earlier failures and try failed runs again")
+	attempts := fs.Int("max-attempts", sweep.DefaultMaxAttempts, "tries of a failing run before it counts as failed")
+	every := fs.Duration("progress-every", sweep.DefaultInterval, "time between progress lines when stderr is not a terminal")
+
+	file, rest := "", args
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		file, rest = args[0], args[1:]
+	}
+	if err := fs.Parse(rest); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitError{code: 0}
+		}
+		return usageError{err}
+	}
+	if file == "" && fs.NArg() > 0 {
+		file, rest = fs.Arg(0), fs.Args()[1:]
+		if err := fs.Parse(rest); err != nil {
+			return usageError{err}
+		}
+	}
+	switch {
+	case file == "":
+		return badInput("an experiment file is required (see experiments/configs)")
+	case fs.NArg() > 0:
+		return badInput("unexpected argument %q", fs.Arg(0))
+	case *out == "":
+		return badInput("--out DIR is required")
+	case *jobs < 1:
+		return badInput("-j must be at least 1, got %d", *jobs)
+	case *throttle < 0:
+		return badInput("--throttle must be 0 or more, got %d", *throttle)
+	case *attempts < 1:
+		return badInput("--max-attempts must be at least 1, got %d", *attempts)
+	}
+	study, err := sweep.Load(file)
+	if err != nil {
+		return usageError{err}
+	}
+	plan, err := study.Plan(*scale)
+	if err != nil {
+		return usageError{err}
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return badInput("--out: %v", err)
+	}
+	if *emitTasks != "" || *emitSlurm != "" {
+		return emitSweep(plan, *out, *emitTasks, *emitSlurm, *bin, *throttle, sbatch, !*noGate, *attempts, stdout)
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	pool := sweep.Pool{Workers: *jobs, MaxAttempts: *attempts, RetryFailed: *retry,
+		Progress: stderr, Terminal: isTerminal(stderr), Interval: *every,
+		Run: poolRun(!*noGate)}
+	start := time.Now()
+	rep, err := pool.Execute(ctx, plan, *out)
+	summary := fmt.Sprintf("%s/%s: %d runs computed (%d diverged), %d found complete, %d failed attempts, in %v",
+		plan.Study, plan.Scale, rep.Ran, rep.Diverged, rep.Found, rep.Failed, time.Since(start).Round(time.Second))
+	switch {
+	case errors.Is(err, context.Canceled):
+		return exitError{exitInterrupted, summary + "; interrupted: run the same command again to resume"}
+	case err != nil:
+		return exitError{exitSweepFailed, err.Error()}
+	}
+	fmt.Fprintln(stdout, summary)
+	if rep.Busy > 0 || rep.Waiting > 0 {
+		fmt.Fprintf(stdout, "%d runs were held by another process and %d groups wait for their sweep stage: run the same command again when that process is done\n", rep.Busy, rep.Waiting)
+	}
+	res, err := sweep.Collect(*out)
+	if err != nil {
+		return exitError{exitSweepFailed, err.Error()}
+	}
+	failed := 0
+	for _, s := range res.Selection() {
+		if s.Plan.Study == plan.Study && s.Plan.Scale == plan.Scale {
+			failed += s.Final.Failed
+		}
+	}
+	fmt.Fprintf(stdout, "results in %s; tables: ccn collect %s\n", *out, *out)
+	if failed > 0 {
+		return exitError{exitSweepFailed, fmt.Sprintf("%d final runs failed for good (see DIR/runs/*/%s; --retry-failed tries them again)", failed, sweep.FailedFile)}
+	}
+	return nil
+}
+
+// poolRun returns the pool's RunFunc: experiments.Run, after the gradient
+// check of each distinct architecture (once per sweep) if gate.
+func poolRun(gated bool) sweep.RunFunc {
+	var mu sync.Mutex
+	checked := map[string]error{}
+	return func(ctx context.Context, cfg experiments.RunConfig, dir string) (experiments.Summary, error) {
+		opts := experiments.Options{}
+		if gated {
+			opts.Gate = func(c experiments.RunConfig) error {
+				key := architectureKey(c)
+				mu.Lock()
+				err, ok := checked[key]
+				mu.Unlock()
+				if ok {
+					return err
+				}
+				err = gate(c)
+				mu.Lock()
+				checked[key] = err
+				mu.Unlock()
+				return err
+			}
+		}
+		return experiments.Run(ctx, cfg, dir, opts)
+	}
+}
+
+// architectureKey identifies what the gradient gate checks: the configuration
+// without the settings that do not change the gradient computation.
+func architectureKey(c experiments.RunConfig) string {
+	c.Seed, c.Steps, c.StepSize, c.Window, c.LogEvery, c.Optimizer = 0, 0, 0, 0, 0, ""
+	b, _ := json.Marshal(c)
+	return string(b)
+}
+
+// emitSweep writes the task file and, if asked, the Slurm script.
+func emitSweep(plan sweep.Plan, out, tasksPath, slurmPath, bin string, throttle int, sbatch []string, gate bool, attempts int, stdout io.Writer) error {
+	absOut, err := filepath.Abs(out)
+	if err != nil {
+		return badInput("--out: %v", err)
+	}
+	if bin == "" {
+		if bin, err = os.Executable(); err != nil {
+			return exitError{exitSweepFailed, fmt.Sprintf("locate the ccn binary (use --ccn PATH): %v", err)}
+		}
+	}
+	if tasksPath == "" {
+		tasksPath = slurmPath + ".tasks"
+	}
+	if err := sweep.SavePlan(absOut, plan); err != nil {
+		return exitError{exitSweepFailed, err.Error()}
+	}
+	tasks, waiting := sweep.Runnable(plan, absOut, attempts)
+	var buf bytes.Buffer
+	if err := sweep.WriteTasks(&buf, bin, absOut, tasks, gate); err != nil {
+		return exitError{exitSweepFailed, err.Error()}
+	}
+	if err := writeFileReplacing(tasksPath, buf.Bytes(), 0o644); err != nil {
+		return exitError{exitSweepFailed, err.Error()}
+	}
+	fmt.Fprintf(stdout, "%s: %d runnable runs written to %s\n", plan.Study+"/"+plan.Scale, len(tasks), tasksPath)
+	if slurmPath != "" {
+		if len(tasks) == 0 {
+			fmt.Fprintf(stdout, "no runnable runs: %s not written\n", slurmPath)
+		} else {
+			absTasks, _ := filepath.Abs(tasksPath)
+			buf.Reset()
+			err := sweep.WriteSlurm(&buf, sweep.Slurm{TaskFile: absTasks, Tasks: len(tasks), Throttle: throttle,
+				LogDir: filepath.Join(absOut, "logs"), JobName: "ccn-" + plan.Study + "-" + plan.Scale, Options: sbatch})
+			if err == nil {
+				err = os.MkdirAll(filepath.Join(absOut, "logs"), 0o755)
+			}
+			if err == nil {
+				err = writeFileReplacing(slurmPath, buf.Bytes(), 0o755)
+			}
+			if err != nil {
+				return exitError{exitSweepFailed, err.Error()}
+			}
+			fmt.Fprintf(stdout, "Slurm job array of %d tasks written to %s (submit: sbatch %s; logs in %s)\n",
+				len(tasks), slurmPath, slurmPath, filepath.Join(absOut, "logs"))
+		}
+	}
+	if waiting > 0 {
+		fmt.Fprintf(stdout, "%d groups wait for their sweep stage: when these runs are done, run this command again for their final runs\n", waiting)
+	} else if len(tasks) == 0 {
+		fmt.Fprintf(stdout, "every run is complete: ccn collect %s\n", out)
+	}
+	return nil
+}
+
+// writeFileReplacing writes path through a temporary file and a rename.
+func writeFileReplacing(path string, data []byte, perm os.FileMode) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(perm)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
+}

@@ -1,0 +1,301 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ccn-go/ccn/experiments"
+	"github.com/ccn-go/ccn/sweep"
+)
+
+// tinyStudy is the test study of package sweep: 13 runs of a few tenths of a
+// second at scale "test".
+const tinyStudy = "../../sweep/testdata/tiny.yaml"
+
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+)
+
+// ccnBinary builds cmd/ccn once per test process, so that sweeps can be run
+// (and killed) as real subprocesses.
+func ccnBinary(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		removeStaleTestDirs()
+		dir, err := os.MkdirTemp("", "ccn-sweep-test-")
+		if err != nil {
+			binErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "ccn")
+		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		if err != nil {
+			binErr = errors.New(string(out))
+		}
+	})
+	require.NoError(t, binErr, "go build ./cmd/ccn")
+	return binPath
+}
+
+// removeStaleTestDirs removes the binaries and reference sweeps that earlier
+// test processes left in the temporary directory (they are shared by the
+// tests of one process, so no test can remove them).
+func removeStaleTestDirs() {
+	for _, pattern := range []string{"ccn-sweep-test-*", "ccn-sweep-ref-*"} {
+		dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), pattern))
+		for _, d := range dirs {
+			if fi, err := os.Stat(d); err == nil && time.Since(fi.ModTime()) > time.Hour {
+				os.RemoveAll(d)
+			}
+		}
+	}
+}
+
+var (
+	refOnce sync.Once
+	refDir  string
+	refTime time.Duration
+	refErr  error
+)
+
+// referenceSweep is an uninterrupted sweep of the tiny study with 2 workers,
+// collected, and how long it took.
+func referenceSweep(t *testing.T) (string, time.Duration) {
+	t.Helper()
+	bin := ccnBinary(t)
+	refOnce.Do(func() {
+		refDir, refErr = os.MkdirTemp("", "ccn-sweep-ref-")
+		if refErr != nil {
+			return
+		}
+		start := time.Now()
+		if out, err := exec.Command(bin, "sweep", tinyStudy, "--scale", "test", "--out", refDir, "-j", "2").CombinedOutput(); err != nil {
+			refErr = errors.New(string(out))
+			return
+		}
+		refTime = time.Since(start)
+		if out, err := exec.Command(bin, "collect", refDir).CombinedOutput(); err != nil {
+			refErr = errors.New(string(out))
+		}
+	})
+	require.NoError(t, refErr)
+	return refDir, refTime
+}
+
+// sameResults asserts that two results directories hold the same runs with
+// byte-identical files (summary.json up to its wall-clock fields) and the
+// same collected tables, and that no temporary file is left.
+func sameResults(t *testing.T, want, got string) {
+	t.Helper()
+	ids := func(dir string) []string {
+		entries, err := os.ReadDir(filepath.Join(dir, sweep.RunsDir))
+		require.NoError(t, err)
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		return names
+	}
+	wantIDs := ids(want)
+	require.NotEmpty(t, wantIDs)
+	assert.Equal(t, wantIDs, ids(got))
+	for _, id := range wantIDs {
+		for _, f := range []string{experiments.CurveFile, experiments.PredictionsFile} {
+			a, err := os.ReadFile(filepath.Join(want, sweep.RunsDir, id, f))
+			require.NoError(t, err)
+			b, err := os.ReadFile(filepath.Join(got, sweep.RunsDir, id, f))
+			require.NoError(t, err, "%s/%s", id, f)
+			assert.True(t, bytes.Equal(a, b), "%s/%s differs", id, f)
+		}
+		assert.Equal(t, timeless(t, filepath.Join(want, sweep.RunsDir, id)), timeless(t, filepath.Join(got, sweep.RunsDir, id)), id)
+		entries, err := os.ReadDir(filepath.Join(got, sweep.RunsDir, id))
+		require.NoError(t, err)
+		for _, e := range entries {
+			assert.False(t, strings.HasSuffix(e.Name(), ".tmp"), "temporary file %s/%s left", id, e.Name())
+		}
+	}
+	for _, f := range []string{sweep.CurvesFile, sweep.CandidatesFile, sweep.SelectionFile} {
+		a, err := os.ReadFile(filepath.Join(want, f))
+		require.NoError(t, err)
+		b, err := os.ReadFile(filepath.Join(got, f))
+		require.NoError(t, err)
+		assert.True(t, bytes.Equal(a, b), "collected %s differs", f)
+	}
+}
+
+// timeless returns a run's summary.json without the fields that measure
+// time.
+func timeless(t *testing.T, dir string) map[string]any {
+	b, err := os.ReadFile(filepath.Join(dir, experiments.SummaryFile))
+	require.NoError(t, err)
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(b, &m))
+	delete(m, "wall_seconds")
+	delete(m, "steps_per_second")
+	return m
+}
+
+func sweepCmd(bin, out string, extra ...string) *exec.Cmd {
+	return exec.Command(bin, append([]string{"sweep", tinyStudy, "--scale", "test", "--out", out}, extra...)...)
+}
+
+func TestSweepBadInput(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	require.NoError(t, os.WriteFile(bad, []byte("name: x\ngroups: [{name: g, config: {method: ccn, seed: 3}}]\nscales: {s: {steps: 5, final-seeds: 0}}\n"), 0o644))
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no file", []string{"sweep", "--out", dir}, "experiment file is required"},
+		{"missing file", []string{"sweep", filepath.Join(dir, "none.yaml"), "--out", dir}, "no such file"},
+		{"bad file", []string{"sweep", bad, "--scale", "s", "--out", dir}, "seed is set by the scale"},
+		{"unknown scale", []string{"sweep", tinyStudy, "--scale", "huge", "--out", dir}, `no scale "huge"`},
+		{"no out", []string{"sweep", tinyStudy, "--scale", "test"}, "--out DIR is required"},
+		{"no workers", []string{"sweep", tinyStudy, "--scale", "test", "--out", dir, "-j", "0"}, "-j must be at least 1"},
+		{"extra argument", []string{"sweep", tinyStudy, "more", "--out", dir}, "unexpected argument"},
+		{"collect without dir", []string{"collect"}, "results directory"},
+		{"collect of a non-results dir", []string{"collect", dir}, "holds no plans"},
+	}
+	for _, tt := range tests {
+		var stdout, stderr bytes.Buffer
+		code := run(tt.args, &stdout, &stderr)
+		assert.Equal(t, 2, code, tt.name)
+		assert.Contains(t, stderr.String(), tt.want, tt.name)
+	}
+}
+
+// TestSweepKillAndResume kills a sweep with SIGKILL and with SIGINT at
+// moments inside it, resumes it, and gets the uninterrupted results.
+func TestSweepKillAndResume(t *testing.T) {
+	bin := ccnBinary(t)
+	ref, took := referenceSweep(t)
+	out := t.TempDir()
+
+	for _, sig := range []os.Signal{syscall.SIGKILL, os.Interrupt, syscall.SIGKILL} {
+		cmd := sweepCmd(bin, out, "-j", "2")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		require.NoError(t, cmd.Start())
+		time.Sleep(took / 4)
+		require.NoError(t, cmd.Process.Signal(sig))
+		err := cmd.Wait()
+		var ee *exec.ExitError
+		require.ErrorAs(t, err, &ee, "the sweep finished before it was killed: %s", stderr.String())
+		if sig == os.Interrupt {
+			assert.Equal(t, exitInterrupted, ee.ExitCode(), stderr.String())
+			assert.Contains(t, stderr.String(), "run the same command again to resume")
+		}
+		// Nothing incomplete looks complete.
+		runs, err := os.ReadDir(filepath.Join(out, sweep.RunsDir))
+		require.NoError(t, err)
+		complete := 0
+		for _, r := range runs {
+			if _, err := experiments.ReadSummary(filepath.Join(out, sweep.RunsDir, r.Name())); err == nil {
+				complete++
+				for _, f := range []string{experiments.CurveFile, experiments.PredictionsFile} {
+					assert.FileExists(t, filepath.Join(out, sweep.RunsDir, r.Name(), f))
+				}
+			}
+		}
+		t.Logf("%v after %v: %d of %d run directories complete", sig, took/4, complete, len(runs))
+	}
+	res, err := sweepCmd(bin, out, "-j", "2").CombinedOutput()
+	require.NoError(t, err, string(res))
+	assert.Contains(t, string(res), "found complete")
+	res, err = exec.Command(bin, "collect", out).CombinedOutput()
+	require.NoError(t, err, string(res))
+	sameResults(t, ref, out)
+
+	// A complete sweep computes nothing more.
+	res, err = sweepCmd(bin, out, "-j", "2").CombinedOutput()
+	require.NoError(t, err, string(res))
+	assert.Contains(t, string(res), "0 runs computed")
+}
+
+// TestSweepOneWorker gives the same results with one worker as with two.
+func TestSweepOneWorker(t *testing.T) {
+	bin := ccnBinary(t)
+	ref, _ := referenceSweep(t)
+	out := t.TempDir()
+	res, err := sweepCmd(bin, out, "-j", "1").CombinedOutput()
+	require.NoError(t, err, string(res))
+	res, err = exec.Command(bin, "collect", out).CombinedOutput()
+	require.NoError(t, err, string(res))
+	assert.Contains(t, string(res), "step-size=")
+	sameResults(t, ref, out)
+}
+
+// TestSweepGNUParallel runs the emitted task files through GNU parallel, one
+// stage after the other, and collects the same results as the local pool.
+func TestSweepGNUParallel(t *testing.T) {
+	parallel, err := exec.LookPath("parallel")
+	if err != nil {
+		t.Skip("GNU parallel is not installed (apt-get install parallel; .ci/run installs it): the parallel path is not tested")
+	}
+	bin := ccnBinary(t)
+	ref, _ := referenceSweep(t)
+	out := t.TempDir()
+	tasks := filepath.Join(t.TempDir(), "tasks.txt")
+	stages := 0
+	for ; stages < 4; stages++ {
+		res, err := sweepCmd(bin, out, "--emit-tasks", tasks, "--ccn", bin).CombinedOutput()
+		require.NoError(t, err, string(res))
+		b, err := os.ReadFile(tasks)
+		require.NoError(t, err)
+		if len(b) == 0 {
+			assert.Contains(t, string(res), "every run is complete")
+			break
+		}
+		for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			assert.True(t, strings.HasPrefix(line, bin+" run "), line)
+			assert.Contains(t, line, "--out "+filepath.Join(out, sweep.RunsDir))
+		}
+		cmd := exec.Command(parallel, "--will-cite", "--halt", "never", "-j", "2")
+		cmd.Stdin = bytes.NewReader(b)
+		res, err = cmd.CombinedOutput()
+		require.NoError(t, err, string(res))
+	}
+	assert.Equal(t, 2, stages, "the sweep stage, then the final stage")
+	res, err := exec.Command(bin, "collect", out).CombinedOutput()
+	require.NoError(t, err, string(res))
+	sameResults(t, ref, out)
+}
+
+// TestSweepEmitSlurm checks the script and task file written for Slurm
+// (submitting it is TestSlurmArray, make test-slurm).
+func TestSweepEmitSlurm(t *testing.T) {
+	bin := ccnBinary(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "res")
+	script := filepath.Join(dir, "job.sbatch")
+	res, err := sweepCmd(bin, out, "--emit-slurm", script, "--throttle", "3", "--sbatch", "--time=00:10:00").CombinedOutput()
+	require.NoError(t, err, string(res))
+	s, err := os.ReadFile(script)
+	require.NoError(t, err)
+	lines, err := os.ReadFile(script + ".tasks")
+	require.NoError(t, err)
+	n := strings.Count(string(lines), "\n")
+	assert.Equal(t, 2*2+2*2+3, n, "sweep runs of ccn and tbptt, final runs of columnar")
+	assert.Contains(t, string(s), "#SBATCH --array=1-11%3\n")
+	assert.Contains(t, string(s), "#SBATCH --time=00:10:00\n")
+	assert.Contains(t, string(s), "#SBATCH --output="+filepath.Join(out, "logs")+"/%A_%a.out")
+	fi, err := os.Stat(script)
+	require.NoError(t, err)
+	assert.NotZero(t, fi.Mode()&0o100, "the script is executable")
+}

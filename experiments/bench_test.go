@@ -1,0 +1,81 @@
+package experiments
+
+import (
+	"testing"
+
+	"github.com/ccn-go/ccn/forward"
+)
+
+// endToEnd is one configuration of BenchmarkEndToEnd: the learner is built
+// from cfg and, for networks, advanced to its last stage before timing.
+type endToEnd struct {
+	name string
+	cfg  RunConfig
+}
+
+var endToEndCases = []endToEnd{
+	{"ccn16x4", RunConfig{Method: MethodCCN, Features: 16, FeaturesPerStage: 4}},
+	{"ccn20x4", RunConfig{Method: MethodCCN, Features: 20, FeaturesPerStage: 4}},
+	{"columnar7", RunConfig{Method: MethodColumnar, Features: 7}},
+	{"columnar10", RunConfig{Method: MethodColumnar, Features: 10}},
+	{"constructive5", RunConfig{Method: MethodConstructive, Features: 5}},
+	{"tbptt_h4_k15", RunConfig{Method: MethodTBPTT, Hidden: 4, Truncation: 15}},
+	{"tbptt_h10_k5", RunConfig{Method: MethodTBPTT, Hidden: 10, Truncation: 5}},
+}
+
+// newFinalStageAgent returns the environment and a started agent for the
+// resolved cfg, with a network learner moved to its last stage (all features).
+func newFinalStageAgent(tb testing.TB, cfg RunConfig) (*TD, func(x []float64) (float64, float64)) {
+	cfg = cfg.Resolve()
+	if err := cfg.Validate(); err != nil {
+		tb.Fatal(err)
+	}
+	e := cfg.NewEnv()
+	l, layout, opt := cfg.NewLearner(e.ObservationSize())
+	if n, ok := l.(*forward.Network); ok {
+		for n.Features() < cfg.Features {
+			n.AdvanceStage()
+		}
+		layout = NetworkLayout(n.Topology())
+	}
+	a := NewTD(l, layout, opt, cfg.Gamma, *cfg.Lambda)
+	x := make([]float64, e.ObservationSize())
+	e.Next(x)
+	a.Start(x)
+	return a, e.Next
+}
+
+// BenchmarkEndToEnd measures one step of a run: environment, learner step and
+// gradient, TD(λ) trace and optimizer update (the default optimizer).
+func BenchmarkEndToEnd(b *testing.B) {
+	for _, tc := range endToEndCases {
+		b.Run(tc.name, func(b *testing.B) {
+			a, next := newFinalStageAgent(b, tc.cfg)
+			x := make([]float64, 12)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				c, _ := next(x)
+				a.Step(x, c)
+			}
+		})
+	}
+}
+
+func TestEndToEndZeroAllocs(t *testing.T) {
+	for _, tc := range endToEndCases {
+		for _, o := range []string{OptimizerAdam, OptimizerRMSProp} {
+			cfg := tc.cfg
+			cfg.Optimizer = o
+			a, next := newFinalStageAgent(t, cfg)
+			x := make([]float64, 12)
+			allocs := testing.AllocsPerRun(200, func() {
+				c, _ := next(x)
+				a.Step(x, c)
+			})
+			if allocs != 0 {
+				t.Errorf("%s/%s: %v allocations per step", tc.name, o, allocs)
+			}
+		}
+	}
+}

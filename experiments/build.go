@@ -1,0 +1,101 @@
+package experiments
+
+import (
+	"math/rand/v2"
+
+	"github.com/ccn-go/ccn/arch"
+	"github.com/ccn-go/ccn/backward"
+	"github.com/ccn-go/ccn/env"
+	"github.com/ccn-go/ccn/forward"
+)
+
+var (
+	_ Learner = (*forward.Network)(nil)
+	_ Staged  = (*forward.Network)(nil)
+	_ Learner = (*forward.DenseRTRL)(nil)
+	_ Learner = (*backward.TBPTT)(nil)
+)
+
+// learnerSeed derives the learner's initialization seed from the run seed, so
+// that the environment and the initial parameters draw from unrelated streams
+// (splitmix64 finalizer).
+func learnerSeed(seed uint64) uint64 {
+	z := seed + 0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// NewEnv returns the environment of the resolved, valid config c.
+func (c RunConfig) NewEnv() env.Env {
+	return env.NewTracePatterning(env.TraceConfig{Gamma: c.Gamma}, c.Seed)
+}
+
+// Network returns the topology of the resolved, valid config c once every
+// stage has been added, and whether c's method is a network at all.
+func (c RunConfig) Network(inputs int) (arch.Network, bool) {
+	if !c.networked() {
+		return arch.Network{}, false
+	}
+	var st []int
+	for f := 0; f < c.Features; f += c.FeaturesPerStage {
+		st = append(st, min(c.FeaturesPerStage, c.Features-f))
+	}
+	return arch.Network{Inputs: inputs, Stages: st, Norm: c.norm()}, true
+}
+
+// Dense returns the dense LSTM shape of a tbptt or rtrl config c.
+func (c RunConfig) Dense(inputs int) (arch.Dense, bool) {
+	if c.networked() {
+		return arch.Dense{}, false
+	}
+	return arch.Dense{Hidden: c.Hidden, Inputs: inputs}, true
+}
+
+func (c RunConfig) norm() arch.Normalization {
+	return arch.Normalization{Enabled: !c.NoNorm, Decay: c.NormDecay, Epsilon: c.Epsilon}
+}
+
+// NewLearner returns the learner of the resolved, valid config c for inputs
+// raw inputs, its parameter layout, and its optimizer. Columns start from
+// U(−s, s) with s = forward.DefaultInitScale; dense LSTM cell parameters
+// likewise, with w_out = 0 so that every learner's first prediction is 0.
+func (c RunConfig) NewLearner(inputs int) (Learner, Layout, Optimizer) {
+	seed := learnerSeed(c.Seed)
+	var l Learner
+	var layout Layout
+	switch c.Method {
+	case MethodTBPTT, MethodRTRL:
+		shape := arch.Dense{Hidden: c.Hidden, Inputs: inputs}
+		if c.Method == MethodTBPTT {
+			l = backward.NewTBPTT(shape, c.Truncation)
+		} else {
+			l = forward.NewDenseRTRL(shape)
+		}
+		rng := rand.New(rand.NewPCG(seed, 0))
+		p := l.Params()
+		for i := range shape.NumCellParams() {
+			p[i] = forward.DefaultInitScale * (2*rng.Float64() - 1)
+		}
+		layout = DenseLayout(shape)
+	default:
+		n := forward.NewNetwork(forward.NetworkConfig{
+			Inputs:           inputs,
+			FeaturesPerStage: c.FeaturesPerStage,
+			MaxFeatures:      c.Features,
+			StepsPerStage:    c.StepsPerStage,
+			Norm:             c.norm(),
+			Seed:             seed,
+		})
+		l = n
+		layout = NetworkLayout(n.Topology())
+	}
+	var opt Optimizer
+	switch c.Optimizer {
+	case OptimizerAdam:
+		opt = &Adam{StepSize: c.StepSize}
+	default:
+		opt = &RMSProp{StepSize: c.StepSize}
+	}
+	return l, layout, opt
+}

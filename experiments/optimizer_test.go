@@ -1,0 +1,128 @@
+package experiments
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// With β1 = 0 and bias correction, Adam's step for a constant direction g is
+// α·g/(|g| + ε) at every step, whatever the scale of g.
+func TestAdamConstantDirection(t *testing.T) {
+	a := &Adam{StepSize: 0.01}
+	a.Reset(Layout{Size: 3, HeadStart: 2, HeadEnd: 3, Features: 1})
+	theta := make([]float64, 3)
+	d := []float64{1e-3, -5, 200}
+	for step := 1; step <= 50; step++ {
+		a.Update(theta, d, 1)
+		for i, g := range d {
+			assert.InDelta(t, float64(step)*0.01*g/(math.Abs(g)+1e-8), theta[i], 1e-12, "entry %d step %d", i, step)
+		}
+	}
+}
+
+// An entry that appears after many updates gets the bias correction of its
+// own age: its first step is α, not α/√(1−β2).
+func TestAdamRemapStartsFresh(t *testing.T) {
+	a := &Adam{StepSize: 0.01}
+	a.Reset(Layout{Size: 2, HeadEnd: 2, Features: 1})
+	theta := make([]float64, 2)
+	for range 1000 {
+		a.Update(theta, []float64{1, 1}, 1)
+	}
+	a.Remap(Layout{Size: 3, HeadEnd: 3, Features: 1}, []int{-1, 0, 1})
+	theta = []float64{0, theta[0], theta[1]}
+	before := append([]float64(nil), theta...)
+	a.Update(theta, []float64{2, 1, 1}, 1)
+	assert.InDelta(t, 0.01, theta[0]-before[0], 1e-9)
+	assert.InDelta(t, 0.01, theta[1]-before[1], 1e-9)
+	assert.InDelta(t, 0.01, theta[2]-before[2], 1e-9)
+}
+
+// RMSProp's accumulator starts at 1: the first step is α·g/(√(β+(1−β)g²)+ε),
+// and the head's step size is divided by the number of features.
+func TestRMSPropFirstStep(t *testing.T) {
+	r := &RMSProp{StepSize: 0.1}
+	l := Layout{Size: 4, HeadStart: 1, HeadEnd: 3, Features: 4}
+	r.Reset(l)
+	theta := make([]float64, 4)
+	d := []float64{2, 2, 2, 2}
+	r.Update(theta, d, 1)
+	v := 0.9999 + 0.0001*4
+	step := 0.1 * 2 / (math.Sqrt(v) + 1e-8)
+	assert.InDelta(t, step, theta[0], 1e-15)
+	assert.InDelta(t, step/4, theta[1], 1e-15)
+	assert.InDelta(t, step/4, theta[2], 1e-15)
+	assert.InDelta(t, step, theta[3], 1e-15)
+
+	r.Remap(Layout{Size: 2, HeadStart: 0, HeadEnd: 2, Features: 2}, []int{-1, 1})
+	assert.Equal(t, []float64{1, v}, r.v)
+}
+
+func TestOptimizerPanics(t *testing.T) {
+	for _, o := range []Optimizer{&Adam{StepSize: 1}, &RMSProp{StepSize: 1}} {
+		assert.Panics(t, func() { o.Reset(Layout{Size: 0}) })
+		o.Reset(Layout{Size: 2, HeadEnd: 2, Features: 1})
+		require.Panics(t, func() { o.Update(make([]float64, 3), make([]float64, 3), 1) })
+	}
+}
+
+// Both optimizers follow their formulas step by step, through spikes, zeros
+// and tiny directions (where ε matters), Adam with its bias correction.
+func TestOptimizersMatchDirectFormula(t *testing.T) {
+	const n, steps = 64, 3000
+	rng := rand.New(rand.NewPCG(3, 4))
+	dir := func(i int) float64 {
+		switch u := rng.Float64(); {
+		case u < 0.05:
+			return 0
+		case u < 0.08:
+			return 1e3 * rng.NormFloat64() // spike
+		case i%5 == 0:
+			return 1e-9 * rng.NormFloat64() // tiny: ε matters
+		default:
+			return rng.NormFloat64()
+		}
+	}
+	l := Layout{Size: n, HeadStart: n, HeadEnd: n, Features: 1}
+	r, a := &RMSProp{StepSize: 1}, &Adam{StepSize: 1}
+	r.Reset(l)
+	a.Reset(l)
+	vr, va := make([]float64, n), make([]float64, n)
+	for i := range vr {
+		vr[i] = 1
+	}
+	const b, eps = 0.9999, 1e-8
+	d := make([]float64, n)
+	worst := 0.0
+	for s := 1; s <= steps; s++ {
+		for i := range d {
+			d[i] = dir(i)
+		}
+		tr, ta := make([]float64, n), make([]float64, n)
+		r.Update(tr, d, 0.5)
+		a.Update(ta, d, 0.5)
+		corr := math.Sqrt(1 - math.Pow(b, float64(s)))
+		for i, di := range d {
+			g := 0.5 * di
+			vr[i] = b*vr[i] + (1-b)*g*g
+			va[i] = b*va[i] + (1-b)*g*g
+			wantR := g / (math.Sqrt(vr[i]) + eps)
+			wantA := g / (math.Sqrt(va[i])/corr + eps)
+			for _, pair := range [][2]float64{{wantR, tr[i]}, {wantA, ta[i]}} {
+				if pair[0] == 0 {
+					require.Equal(t, 0.0, pair[1])
+					continue
+				}
+				worst = math.Max(worst, math.Abs(pair[1]-pair[0])/math.Abs(pair[0]))
+			}
+		}
+	}
+	// Adam keeps β2^n as a running product, math.Pow rounds differently, and
+	// 1 − β2^n loses about log10(1/(1−β2)) = 4 digits in the first steps.
+	assert.Less(t, worst, 1e-11)
+	t.Logf("worst relative difference %.3g", worst)
+}

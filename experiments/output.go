@@ -1,0 +1,148 @@
+package experiments
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+)
+
+// Files written into a run directory.
+const (
+	CurveFile       = "curve.csv"
+	PredictionsFile = "predictions.csv"
+	SummaryFile     = "summary.json"
+)
+
+// PredictionsKept is the number of final steps written to predictions.csv.
+const PredictionsKept = 2000
+
+// Summary is the content of summary.json, written last: its presence means the
+// run directory is complete.
+type Summary struct {
+	Config         RunConfig `json:"config"`           // the resolved configuration
+	Seed           uint64    `json:"seed"`             // the run's seed (also in Config)
+	FinalError     float64   `json:"final_error"`      // windowed error at the last step
+	LifetimeError  float64   `json:"lifetime_error"`   // mean squared error over every step
+	Steps          int       `json:"steps"`            // steps completed (fewer than Config.Steps if diverged)
+	Parameters     int       `json:"parameters"`       // learnable parameters at the end
+	WallSeconds    float64   `json:"wall_seconds"`     // duration of the learning loop
+	StepsPerSecond float64   `json:"steps_per_second"` // Steps / WallSeconds
+	Diverged       bool      `json:"diverged"`         // a prediction or parameter became NaN or ±Inf
+	Version        string    `json:"version"`          // module version, "(devel)" for a source build
+	Revision       string    `json:"revision"`         // VCS revision, "unknown" without VCS stamping
+	GoVersion      string    `json:"go_version"`
+
+	// Skipped is set by Run when the directory already held a complete
+	// summary, which is what this Summary was read from.
+	Skipped bool `json:"-"`
+}
+
+// buildInfo returns the module version and VCS revision of the binary.
+func buildInfo() (version, revision string) {
+	version, revision = "unknown", "unknown"
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return
+	}
+	if bi.Main.Version != "" {
+		version = bi.Main.Version
+	}
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" {
+			revision = s.Value
+		}
+	}
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.modified" && s.Value == "true" {
+			revision += "+dirty"
+		}
+	}
+	return version, revision
+}
+
+func newSummary(c RunConfig) Summary {
+	v, r := buildInfo()
+	return Summary{Config: c, Seed: c.Seed, Version: v, Revision: r, GoVersion: runtime.Version()}
+}
+
+// ReadSummary reads DIR/summary.json.
+func ReadSummary(dir string) (Summary, error) {
+	var s Summary
+	b, err := os.ReadFile(filepath.Join(dir, SummaryFile))
+	if err != nil {
+		return s, err
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		return s, fmt.Errorf("experiments: read %s: %w", filepath.Join(dir, SummaryFile), err)
+	}
+	return s, nil
+}
+
+// writeAtomic writes data to dir/name through a temporary file in dir and a
+// rename, so that readers see either no file or the whole file.
+func writeAtomic(dir, name string, data []byte) error {
+	f, err := os.CreateTemp(dir, "."+name+".*.tmp")
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return err
+	}
+	return commitTemp(f, filepath.Join(dir, name))
+}
+
+// commitTemp syncs and closes the temporary file f and renames it to path.
+func commitTemp(f *os.File, path string) error {
+	err := f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
+}
+
+// CheckDir reports, with an error wrapping ErrInvalid, whether dir can hold a
+// run: either it is an existing writable directory, or its parent is an
+// existing writable directory in which it can be created. It creates nothing
+// that it does not remove.
+func CheckDir(dir string) error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
+	}
+	if dir == "" {
+		return bad("no output directory given")
+	}
+	target := dir
+	fi, err := os.Stat(dir)
+	switch {
+	case err == nil && !fi.IsDir():
+		return bad("output %s exists and is not a directory", dir)
+	case errors.Is(err, fs.ErrNotExist):
+		target = filepath.Dir(filepath.Clean(dir))
+		pi, perr := os.Stat(target)
+		if perr != nil || !pi.IsDir() {
+			return bad("output directory %s: parent %s is not an existing directory", dir, target)
+		}
+	case err != nil:
+		return bad("output directory %s: %v", dir, err)
+	}
+	f, err := os.CreateTemp(target, ".ccn-probe-*")
+	if err != nil {
+		return bad("output directory %s: %s is not writable", dir, target)
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return nil
+}

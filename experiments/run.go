@@ -1,0 +1,226 @@
+package experiments
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+)
+
+// ErrDiverged is returned by Run, with the written Summary, when a prediction
+// or a parameter became NaN or ±Inf: the run stopped there and its files
+// record the steps before.
+var ErrDiverged = errors.New("experiments: run diverged")
+
+// Options are the parts of a run that do not change its results.
+type Options struct {
+	// Force reruns even if the directory holds a complete summary.
+	Force bool
+	// Gate, if not nil, is called with the resolved configuration before
+	// anything is written; an error stops the run (the gradient check
+	// against the reference, see package compare).
+	Gate func(RunConfig) error
+	// Progress receives progress reports; nil for none.
+	Progress io.Writer
+	// Terminal draws a progress bar on Progress instead of periodic lines.
+	Terminal bool
+}
+
+// checkEvery is the number of steps between checks of the parameters for
+// NaN and ±Inf, for cancellation, and progress reports. Predictions are
+// checked at every step.
+const checkEvery = 1 << 12
+
+// Run resolves and validates cfg, then learns for cfg.Steps steps and writes
+// into dir (created if needed):
+//
+//	curve.csv        step,error  (windowed error every LogEvery steps and at the end)
+//	predictions.csv  t,prediction,return for the final PredictionsKept steps
+//	summary.json     Summary, written last
+//
+// each through a temporary file and a rename. If dir already holds a
+// summary.json, Run returns it (Skipped set) without running unless
+// opts.Force. Invalid configurations and unusable directories return errors
+// wrapping ErrInvalid before anything is created. On divergence the files are
+// written (Diverged set) and the error is ErrDiverged. If ctx is cancelled the
+// run stops, leaves no complete-looking directory (a directory Run created is
+// removed) and returns an error wrapping ctx.Err().
+func Run(ctx context.Context, cfg RunConfig, dir string, opts Options) (Summary, error) {
+	cfg = cfg.Resolve()
+	if err := cfg.Validate(); err != nil {
+		return Summary{}, err
+	}
+	if err := CheckDir(dir); err != nil {
+		return Summary{}, err
+	}
+	if !opts.Force {
+		if s, err := ReadSummary(dir); err == nil {
+			s.Skipped = true
+			return s, nil
+		}
+	}
+	if opts.Gate != nil {
+		if err := opts.Gate(cfg); err != nil {
+			return Summary{}, err
+		}
+	}
+
+	_, statErr := os.Stat(dir)
+	created := errors.Is(statErr, fs.ErrNotExist)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return Summary{}, fmt.Errorf("experiments: create %s: %w", dir, err)
+	}
+	s, err := execute(ctx, cfg, dir, opts)
+	if err != nil && !errors.Is(err, ErrDiverged) {
+		if created {
+			os.RemoveAll(dir)
+		}
+		return Summary{}, err
+	}
+	return s, err
+}
+
+// execute runs the learning loop and writes the files; on an error other than
+// divergence it leaves no file of its own behind.
+func execute(ctx context.Context, cfg RunConfig, dir string, opts Options) (sum Summary, err error) {
+	// An old summary must not vouch for the files being replaced.
+	if err := os.Remove(filepath.Join(dir, SummaryFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return sum, err
+	}
+	curveTmp, err := os.CreateTemp(dir, "."+CurveFile+".*.tmp")
+	if err != nil {
+		return sum, err
+	}
+	defer func() {
+		if err != nil && !errors.Is(err, ErrDiverged) {
+			curveTmp.Close()
+			os.Remove(curveTmp.Name())
+		}
+	}()
+	curve := bufio.NewWriterSize(curveTmp, 1<<16)
+	curve.WriteString("step,error\n")
+
+	e := cfg.NewEnv()
+	learner, layout, opt := cfg.NewLearner(e.ObservationSize())
+	agent := NewTD(learner, layout, opt, cfg.Gamma, *cfg.Lambda)
+	win := newWindowError(cfg.Window)
+	preds := make([]float64, 3*PredictionsKept) // t, prediction, return
+	label := fmt.Sprintf("%s seed %d", cfg.Method, cfg.Seed)
+	prog := newProgress(opts.Progress, opts.Terminal, cfg.Steps, label)
+	done := ctx.Done()
+
+	var line []byte
+	writePoint := func(step int) {
+		line = strconv.AppendInt(line[:0], int64(step), 10)
+		line = append(line, ',')
+		line = strconv.AppendFloat(line, win.mean(), 'g', -1, 64)
+		line = append(line, '\n')
+		curve.Write(line)
+	}
+
+	x := make([]float64, e.ObservationSize())
+	start := time.Now()
+	_, ret := e.Next(x)
+	y := agent.Start(x)
+	steps, diverged := 0, false
+	for t := 0; t < cfg.Steps; t++ {
+		if t > 0 {
+			var c float64
+			var ok bool
+			c, ret = e.Next(x)
+			if y, ok = agent.Step(x, c); !ok {
+				diverged = true
+				break
+			}
+		}
+		d := y - ret
+		if sq := d * d; win.fits(sq) {
+			win.add(sq)
+		} else { // y is NaN, ±Inf, or so large that the error overflows
+			diverged = true
+			break
+		}
+		k := 3 * (t % PredictionsKept)
+		preds[k], preds[k+1], preds[k+2] = float64(t), y, ret
+		steps = t + 1
+		if steps%cfg.LogEvery == 0 {
+			writePoint(steps)
+		}
+		if steps%checkEvery == 0 {
+			if !agent.ParamsFinite() {
+				diverged = true
+				break
+			}
+			select {
+			case <-done:
+				return sum, fmt.Errorf("experiments: run interrupted at step %d: %w", steps, ctx.Err())
+			default:
+			}
+			prog.update(steps, win.mean())
+		}
+	}
+	wall := time.Since(start).Seconds()
+	if !diverged && !agent.ParamsFinite() {
+		diverged = true
+	}
+	if steps%cfg.LogEvery != 0 && steps > 0 {
+		writePoint(steps)
+	}
+
+	sum = newSummary(cfg)
+	sum.Steps = steps
+	sum.FinalError = win.mean()
+	sum.LifetimeError = win.lifetimeMean()
+	sum.Parameters = learner.NumParams()
+	sum.WallSeconds = wall
+	if wall > 0 {
+		sum.StepsPerSecond = float64(steps) / wall
+	}
+	sum.Diverged = diverged
+
+	if err := curve.Flush(); err != nil {
+		return sum, err
+	}
+	if err := commitTemp(curveTmp, filepath.Join(dir, CurveFile)); err != nil {
+		return sum, err
+	}
+	if err := writeAtomic(dir, PredictionsFile, predictionsCSV(preds, steps)); err != nil {
+		return sum, err
+	}
+	js, err := json.MarshalIndent(sum, "", "  ")
+	if err != nil {
+		return sum, err
+	}
+	if err := writeAtomic(dir, SummaryFile, append(js, '\n')); err != nil {
+		return sum, err
+	}
+	prog.finish(sum)
+	if diverged {
+		return sum, ErrDiverged
+	}
+	return sum, nil
+}
+
+// predictionsCSV formats the ring of the last min(steps, PredictionsKept)
+// records in time order.
+func predictionsCSV(ring []float64, steps int) []byte {
+	b := []byte("t,prediction,return\n")
+	n := min(steps, PredictionsKept)
+	for i := steps - n; i < steps; i++ {
+		k := 3 * (i % PredictionsKept)
+		b = strconv.AppendInt(b, int64(ring[k]), 10)
+		b = append(b, ',')
+		b = strconv.AppendFloat(b, ring[k+1], 'g', -1, 64)
+		b = append(b, ',')
+		b = strconv.AppendFloat(b, ring[k+2], 'g', -1, 64)
+		b = append(b, '\n')
+	}
+	return b
+}

@@ -1,0 +1,226 @@
+package figures
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/ccn-go/ccn/experiments"
+	"github.com/ccn-go/ccn/plots"
+)
+
+// series is one curve of a figure: a group of a study with its legend text
+// and colour key.
+type series struct {
+	group  Group
+	label  string
+	method string
+}
+
+// loadSeries reads the groups of study named by names (all of the study's
+// groups, in plan order, if names is nil), labelled by label. Every group must
+// have complete final runs.
+func loadSeries(r *Results, fig, study string, names []string, label func(Group) string) ([]series, error) {
+	all, err := r.GroupNames(fig, study)
+	if err != nil {
+		return nil, err
+	}
+	if names == nil {
+		names = all
+	}
+	var out []series
+	var missingGroups []string
+	for _, n := range names {
+		g, err := r.Group(fig, study, n)
+		if err != nil {
+			var m *plots.MissingError
+			if errors.As(err, &m) {
+				missingGroups = append(missingGroups, m.What)
+				continue
+			}
+			return nil, err
+		}
+		out = append(out, series{group: g, label: label(g), method: g.Config.Method})
+	}
+	if n := len(missingGroups); n > 2 {
+		missingGroups = append(missingGroups[:2], fmt.Sprintf("and %d more groups", n-2))
+	}
+	if len(missingGroups) > 0 {
+		return nil, missing(fig, "%s", strings.Join(missingGroups, "; "))
+	}
+	return out, nil
+}
+
+// curves returns the learning curves of ss.
+func curves(ss []series) ([]plots.Curve, error) {
+	cs := make([]plots.Curve, len(ss))
+	for i, s := range ss {
+		c, err := s.group.Curve(s.label, s.method)
+		if err != nil {
+			return nil, err
+		}
+		cs[i] = c
+	}
+	return cs, nil
+}
+
+// caption joins a figure's description, the runs' description and one entry
+// per curve.
+func caption(what string, ss []series, extra ...string) string {
+	parts := []string{what, runText(ss[0].group) + "; mean ± standard error over the final seeds of each selected configuration"}
+	for _, s := range ss {
+		parts = append(parts, groupText(s.label, s.group))
+	}
+	parts = append(parts, extra...)
+	return strings.Join(parts, ". ") + "."
+}
+
+// LearningCurves draws Figure 1: the learning curves of CCN, Columnar,
+// Constructive and the best T-BPTT on trace patterning.
+func LearningCurves(r *Results) (Figure, error) {
+	const fig = NameLearningCurves
+	ss, err := loadSeries(r, fig, StudyMain, []string{GroupCCN, GroupColumnar, GroupConstructive, GroupTBPTT},
+		func(g Group) string { return methodLabel(g.Config) })
+	if err != nil {
+		return Figure{}, err
+	}
+	cs, err := curves(ss)
+	if err != nil {
+		return Figure{}, err
+	}
+	p, err := plots.LearningCurves("Trace patterning", cs)
+	if err != nil {
+		return Figure{}, err
+	}
+	p.Y.Label.Text = errorLabel(ss[0].group.Config.Window)
+	return Figure{Name: fig, Drawer: p, Caption: caption(
+		"Figure 1: trace patterning learning curves of CCN, Columnar, Constructive and the best T-BPTT, each with its best configuration over the sweep seeds", ss)}, nil
+}
+
+// ComputeMatched draws Figure 2: the compute-matched T-BPTT pairs k:H, with
+// CCN's final error (main comparison) as a dotted line.
+func ComputeMatched(r *Results) (Figure, error) {
+	const fig = NameComputeMatched
+	ss, err := loadSeries(r, fig, StudyComputeMatch, nil, func(g Group) string {
+		return fmt.Sprintf("%d:%d", g.Config.Truncation, g.Config.Hidden)
+	})
+	if err != nil {
+		return Figure{}, err
+	}
+	return withCCN(r, fig, "T-BPTT with matched compute (k:H)", ss,
+		"Figure 2: T-BPTT with truncation k and H hidden units (k:H) paired to use about the same computation per step, each with its best step size")
+}
+
+// TruncationH10 draws Figure 3: LSTMs with 10 hidden units and growing
+// truncation, with CCN's final error as a dotted line.
+func TruncationH10(r *Results) (Figure, error) {
+	const fig = NameTruncationH10
+	ss, err := loadSeries(r, fig, StudyTruncationH10, nil, func(g Group) string {
+		return fmt.Sprintf("k = %d", g.Config.Truncation)
+	})
+	if err != nil {
+		return Figure{}, err
+	}
+	return withCCN(r, fig, "T-BPTT with H = 10 and growing truncation k", ss,
+		"Figure 3: LSTMs with 10 hidden units trained by T-BPTT with truncation k, each with its best step size; cost per step grows with k + 1")
+}
+
+// withCCN draws ss with CCN's final error from the main comparison as a
+// dotted reference line.
+func withCCN(r *Results, fig, title string, ss []series, what string) (Figure, error) {
+	ref, ccn, err := ccnReference(r, fig)
+	if err != nil {
+		return Figure{}, err
+	}
+	cs, err := curves(ss)
+	if err != nil {
+		return Figure{}, err
+	}
+	p, err := plots.CurvesWithReference(title, cs, "CCN final error", ref)
+	if err != nil {
+		return Figure{}, err
+	}
+	p.Y.Label.Text = errorLabel(ss[0].group.Config.Window)
+	return Figure{Name: fig, Drawer: p, Caption: caption(what, ss, fmt.Sprintf(
+		"Dotted line: CCN's final error %.4g, the mean over %s of the main comparison (%s) at the end of learning",
+		ref, ccn.SeedsText(), ccn.Candidate))}, nil
+}
+
+// Normalization draws Figure 8: the best CCN against the best CCN without
+// online feature normalization.
+func Normalization(r *Results) (Figure, error) {
+	const fig = NameNormalization
+	ss, err := loadSeries(r, fig, StudyNormalization, []string{GroupCCN, GroupCCNNoNorm}, func(g Group) string {
+		if g.Config.NoNorm {
+			return "CCN without normalization"
+		}
+		return "CCN with normalization"
+	})
+	if err != nil {
+		return Figure{}, err
+	}
+	cs, err := curves(ss)
+	if err != nil {
+		return Figure{}, err
+	}
+	p, err := plots.LearningCurves("Online feature normalization", cs)
+	if err != nil {
+		return Figure{}, err
+	}
+	p.Y.Label.Text = errorLabel(ss[0].group.Config.Window)
+	return Figure{Name: fig, Drawer: p, Caption: caption(
+		"Figure 8: CCN with and without online feature normalization, each tuned independently", ss)}, nil
+}
+
+// Ablations draws Figure 9: CCN with 1 to 6 features per stage (left) and
+// with stages of different lengths (right).
+func Ablations(r *Results) (Figure, error) {
+	const fig = NameAblations
+	left, err := loadSeries(r, fig, StudyFeatures, nil, func(g Group) string {
+		if g.Config.FeaturesPerStage == 1 {
+			return "1 feature per stage"
+		}
+		return fmt.Sprintf("%d features per stage", g.Config.FeaturesPerStage)
+	})
+	if err != nil {
+		return Figure{}, err
+	}
+	right, err := loadSeries(r, fig, StudySteps, nil, func(g Group) string {
+		return fmt.Sprintf("a stage every %s steps", stepsText(g.Config.StepsPerStage))
+	})
+	if err != nil {
+		return Figure{}, err
+	}
+	lc, err := curves(left)
+	if err != nil {
+		return Figure{}, err
+	}
+	rc, err := curves(right)
+	if err != nil {
+		return Figure{}, err
+	}
+	leftCfg, rightCfg := left[0].group.Config, right[0].group.Config
+	grid, err := plots.Ablation("CCN: features per stage and steps per stage",
+		fmt.Sprintf("features per stage (a stage every %s steps)", stepsText(leftCfg.StepsPerStage)), lc,
+		fmt.Sprintf("steps per stage (%d features per stage)", rightCfg.FeaturesPerStage), rc)
+	if err != nil {
+		return Figure{}, err
+	}
+	grid.Panels[0].Y.Label.Text = errorLabel(leftCfg.Window)
+	grid.Panels[1].Y.Label.Text = errorLabel(rightCfg.Window)
+	return Figure{Name: fig, Drawer: grid, Caption: strings.Join([]string{
+		caption(fmt.Sprintf("Figure 9 (left): CCN with 1 to 6 features per stage, a new stage every %s steps, step size %g for every curve",
+			stepsText(leftCfg.StepsPerStage), leftCfg.StepSize), left),
+		caption(fmt.Sprintf("Figure 9 (right): CCN with %d features per stage and a new stage every %s steps (the paper's 0.5M to 5M scaled by steps/%s)",
+			rightCfg.FeaturesPerStage, stepsRange(right), stepsText(experiments.PaperSteps)), right),
+	}, " ")}, nil
+}
+
+// stepsRange lists the steps per stage of ss: "20k, 40k, 100k".
+func stepsRange(ss []series) string {
+	var parts []string
+	for _, s := range ss {
+		parts = append(parts, stepsText(s.group.Config.StepsPerStage))
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,32 @@
+// Package figures draws the paper's trace patterning figures (SPEC §9) from a
+// results directory written by ccn sweep, without running anything, and the
+// truncation study's figures (package truncation) when the directory holds
+// them.
+//
+// For each study it reads the saved plan (DIR/plans/STUDY-SCALE.json), finds
+// each group's selected configuration (the best over the sweep seeds, package
+// sweep) and reads that configuration's runs over the final seeds
+// (DIR/runs/ID/curve.csv, predictions.csv, summary.json). A learning curve is
+// the mean over the n final-seed runs that completed without diverging, with
+// its standard error, at every logged step:
+//
+//	ē(t) = (1/n) Σᵢ eᵢ(t)     s.e.(t) = sqrt(Σᵢ (eᵢ(t) − ē(t))² / (n − 1)) / √n
+//
+// where eᵢ(t) is run i's mean squared return error over the previous window
+// of steps (paper §4: 100,000 steps).
+//
+// The figures and the studies they come from (experiments/configs):
+//
+//	learning-curves         Figure 1  main-comparison: CCN, Columnar, Constructive, best T-BPTT
+//	compute-matched-tbptt   Figure 2  compute-matched-tbptt: k:H pairs, CCN final error dotted
+//	truncation-h10          Figure 3  truncation-h10: H = 10, k = 1..15, CCN final error dotted
+//	predictions             Figure 6  main-comparison: predictions and true return, one final seed
+//	normalization-ablation  Figure 8  normalization-ablation: CCN with and without normalization
+//	ccn-ablations           Figure 9  ccn-features-per-stage and ccn-steps-per-stage
+//	stream                  experience figure: the trace patterning stream (no results needed)
+//	gradient_bias, cost     the truncation study (DIR/truncation, package truncation)
+//
+// A figure whose data are missing is skipped with a *plots.MissingError that
+// says what is missing (a study never swept, a sweep stage not settled, a group
+// without complete final runs), never drawn with an empty axis.
+package figures

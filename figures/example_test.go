@@ -1,0 +1,44 @@
+package figures_test
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/ccn-go/ccn/figures"
+)
+
+// Render draws every figure it can: from a results directory that holds no
+// study yet, only the stream picture, which needs no results; every other
+// figure is skipped with what is missing.
+func ExampleRender() {
+	results, err := os.MkdirTemp("", "results")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer os.RemoveAll(results)
+
+	rep, err := figures.Render(results, filepath.Join(results, "figures"), figures.Options{}, io.Discard)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, f := range rep.Drawn {
+		fmt.Println("drawn:", f.Name)
+	}
+	for _, s := range rep.Skipped {
+		fmt.Println("skipped:", s.Name)
+	}
+	// Output:
+	// drawn: stream
+	// skipped: learning-curves
+	// skipped: compute-matched-tbptt
+	// skipped: truncation-h10
+	// skipped: predictions
+	// skipped: normalization-ablation
+	// skipped: ccn-ablations
+	// skipped: gradient_bias
+	// skipped: cost
+}

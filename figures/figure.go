@@ -1,0 +1,119 @@
+package figures
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/ccn-go/ccn/experiments"
+	"github.com/ccn-go/ccn/plots"
+)
+
+// Figure is a drawn figure with the file name it is saved under and its
+// caption.
+type Figure struct {
+	Name    string // file base name: Name.png and Name.pdf
+	Caption string
+	Drawer  plots.Drawer
+}
+
+// Studies of experiments/configs read by the figures, and their groups.
+const (
+	StudyMain          = "main-comparison"
+	StudyComputeMatch  = "compute-matched-tbptt"
+	StudyTruncationH10 = "truncation-h10"
+	StudyNormalization = "normalization-ablation"
+	StudyFeatures      = "ccn-features-per-stage"
+	StudySteps         = "ccn-steps-per-stage"
+
+	GroupCCN          = "ccn"
+	GroupColumnar     = "columnar"
+	GroupConstructive = "constructive"
+	GroupTBPTT        = "tbptt"
+	GroupCCNNoNorm    = "ccn-no-norm"
+)
+
+// Figure names (file base names).
+const (
+	NameLearningCurves = "learning-curves"
+	NameComputeMatched = "compute-matched-tbptt"
+	NameTruncationH10  = "truncation-h10"
+	NamePredictions    = "predictions"
+	NameNormalization  = "normalization-ablation"
+	NameAblations      = "ccn-ablations"
+	NameStream         = "stream"
+)
+
+// methodLabel is the legend text of a configuration's method.
+func methodLabel(c experiments.RunConfig) string {
+	switch c.Method {
+	case experiments.MethodCCN:
+		return "CCN"
+	case experiments.MethodColumnar:
+		return "Columnar"
+	case experiments.MethodConstructive:
+		return "Constructive"
+	case experiments.MethodTBPTT:
+		return fmt.Sprintf("T-BPTT k=%d, H=%d", c.Truncation, c.Hidden)
+	case experiments.MethodRTRL:
+		return fmt.Sprintf("RTRL H=%d", c.Hidden)
+	}
+	return c.Method
+}
+
+// runText describes the runs of g: scale, steps and the error window.
+func runText(g Group) string {
+	return fmt.Sprintf("Scale %s, %s steps per run, error averaged over the previous %s steps",
+		g.Scale, thousands(g.Config.Steps), thousands(g.Config.Window))
+}
+
+// groupText describes one curve in a caption: its label, seeds and selected
+// configuration.
+func groupText(label string, g Group) string {
+	if g.Candidate == "default" { // nothing tuned
+		return fmt.Sprintf("%s: %s", label, g.SeedsText())
+	}
+	return fmt.Sprintf("%s: %s, selected %s", label, g.SeedsText(), g.Candidate)
+}
+
+// errorLabel is the y-axis label of learning curves whose error is averaged
+// over window steps.
+func errorLabel(window int) string {
+	return fmt.Sprintf("mean squared return error (previous %s steps)", stepsText(window))
+}
+
+// thousands formats n with thousands separators: 2,000,000.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// stepsText formats a step count compactly: 500k, 2.5M, 300.
+func stepsText(n int) string {
+	switch v := float64(n); {
+	case v >= 1e6:
+		return strconv.FormatFloat(v/1e6, 'f', -1, 64) + "M"
+	case v >= 1e3:
+		return strconv.FormatFloat(v/1e3, 'f', -1, 64) + "k"
+	}
+	return strconv.Itoa(n)
+}
+
+// ccnReference returns the mean final error of CCN's final runs in the main
+// comparison, the dotted line of Figures 2 and 3.
+func ccnReference(r *Results, fig string) (float64, Group, error) {
+	g, err := r.Group(fig, StudyMain, GroupCCN)
+	if err != nil {
+		return math.NaN(), g, err
+	}
+	m, _ := meanSE(g.FinalErrors())
+	return m, g, nil
+}

@@ -1,0 +1,404 @@
+package figures_test
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ccn-go/ccn/experiments"
+	"github.com/ccn-go/ccn/figures"
+	"github.com/ccn-go/ccn/figures/figurestest"
+	"github.com/ccn-go/ccn/plots"
+	"github.com/ccn-go/ccn/sweep"
+)
+
+const configs = "../experiments/configs"
+
+// full is a results directory with every study complete at the tiny scale,
+// written once for the tests that only read it.
+var full struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+func fullResults(t *testing.T) string {
+	t.Helper()
+	full.once.Do(func() {
+		full.dir, full.err = os.MkdirTemp("", "figures-full-")
+		if full.err == nil {
+			full.err = figurestest.WriteAll(full.dir, configs)
+		}
+	})
+	require.NoError(t, full.err)
+	return full.dir
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if full.dir != "" {
+		os.RemoveAll(full.dir)
+	}
+	os.Exit(code)
+}
+
+// pngSize returns the pixel size of a PNG file.
+func pngSize(t *testing.T, path string) (w, h int) {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	require.NoError(t, err)
+	cfg, err := png.DecodeConfig(bytes.NewReader(raw))
+	require.NoError(t, err, path)
+	return cfg.Width, cfg.Height
+}
+
+func TestRenderEveryFigure(t *testing.T) {
+	dir := fullResults(t)
+	out := filepath.Join(t.TempDir(), "figs")
+	var log bytes.Buffer
+	rep, err := figures.Render(dir, out, figures.Options{}, &log)
+	require.NoError(t, err)
+	assert.Empty(t, rep.Skipped)
+	assert.Empty(t, log.String())
+	assert.Equal(t, figurestest.Scale, rep.Scale)
+
+	// Size in pixels at 300 dpi: 6×4 in by default, the stream 7×5 in, the
+	// two-panel ablation 12×4 in, the gradient-bias grid its own.
+	want := map[string][2]int{
+		figures.NameStream:         {2100, 1500},
+		figures.NameLearningCurves: {1800, 1200},
+		figures.NameComputeMatched: {1800, 1200},
+		figures.NameTruncationH10:  {1800, 1200},
+		figures.NamePredictions:    {1800, 1200},
+		figures.NameNormalization:  {1800, 1200},
+		figures.NameAblations:      {3600, 1200},
+		"gradient_bias":            {0, 0},
+		"cost":                     {1800, 1200},
+	}
+	var drawn []string
+	for _, f := range rep.Drawn {
+		drawn = append(drawn, f.Name)
+		w, h := pngSize(t, filepath.Join(out, f.Name+".png"))
+		if size := want[f.Name]; size[0] > 0 {
+			assert.Equal(t, size, [2]int{w, h}, f.Name)
+		} else {
+			assert.Greater(t, w*h, 1000*1000, f.Name)
+		}
+		pdf, err := os.ReadFile(filepath.Join(out, f.Name+".pdf"))
+		require.NoError(t, err)
+		assert.True(t, bytes.HasPrefix(pdf, []byte("%PDF")), f.Name)
+		assert.Greater(t, len(pdf), 10_000, "%s: a PDF with embedded fonts", f.Name)
+		assert.NotEmpty(t, f.Caption, f.Name)
+	}
+	assert.ElementsMatch(t, mapsKeys(want), drawn)
+
+	captions, err := os.ReadFile(filepath.Join(out, figures.CaptionsFile))
+	require.NoError(t, err)
+	text := string(captions)
+	for _, name := range drawn {
+		assert.Contains(t, text, name+": ", "captions name every figure")
+	}
+	learning := captionOf(t, text, figures.NameLearningCurves)
+	assert.Contains(t, learning, "Scale test, 400 steps per run, error averaged over the previous 100 steps")
+	assert.Contains(t, learning, "CCN: 3 seeds, selected epsilon=0.001 step-size=")
+	assert.Contains(t, learning, "T-BPTT k=15, H=4: 3 seeds")
+	assert.Contains(t, captionOf(t, text, figures.NameComputeMatched), "Dotted line: CCN's final error")
+	assert.NotContains(t, captionOf(t, text, figures.NameAblations), "selected default", "nothing is tuned in the ablations")
+}
+
+func mapsKeys(m map[string][2]int) []string {
+	var keys []string
+	for k := range m {
+		keys = append(keys, k)
+	}
+	return keys
+}
+
+// captionOf returns the caption line of figure name.
+func captionOf(t *testing.T, captions, name string) string {
+	t.Helper()
+	for _, line := range strings.Split(captions, "\n") {
+		if strings.HasPrefix(line, name+": ") {
+			return line
+		}
+	}
+	t.Fatalf("no caption for %s", name)
+	return ""
+}
+
+// readCurveCSV reads a curve.csv with encoding/csv, independently of the
+// package's reader.
+func readCurveCSV(t *testing.T, path string) map[float64]float64 {
+	t.Helper()
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	require.NoError(t, err)
+	require.Equal(t, []string{"step", "error"}, rows[0])
+	out := map[float64]float64{}
+	for _, r := range rows[1:] {
+		s, err := strconv.ParseFloat(r[0], 64)
+		require.NoError(t, err)
+		e, err := strconv.ParseFloat(r[1], 64)
+		require.NoError(t, err)
+		out[s] = e
+	}
+	return out
+}
+
+func TestGroupIsTheSelectedConfigurationOverTheFinalSeeds(t *testing.T) {
+	dir := fullResults(t)
+	r, err := figures.Open(dir, "")
+	require.NoError(t, err)
+	assert.ElementsMatch(t, figurestest.AllStudies, r.Studies())
+
+	plans, err := sweep.LoadPlans(dir)
+	require.NoError(t, err)
+	var main *sweep.Plan
+	for i := range plans {
+		if plans[i].Study == figures.StudyMain {
+			main = &plans[i]
+		}
+	}
+	require.NotNil(t, main)
+	g := slicesIndex(main, figures.GroupCCN)
+	best, ok := main.Best(g, func(id string) sweep.Outcome { return sweep.Look(dir, id, sweep.DefaultMaxAttempts) })
+	require.True(t, ok)
+
+	grp, err := r.Group("test", figures.StudyMain, figures.GroupCCN)
+	require.NoError(t, err)
+	assert.Equal(t, main.Groups[g].Candidates[best].Label, grp.Candidate)
+	require.Len(t, grp.Runs, 3)
+	assert.Equal(t, 3, grp.Seeds)
+	for i, run := range grp.Runs {
+		assert.Equal(t, uint64(i), run.Summary.Seed, "final seeds in order")
+		assert.Equal(t, main.Groups[g].Candidates[best].Config.StepSize, run.Summary.Config.StepSize)
+	}
+	assert.Equal(t, "3 seeds", grp.SeedsText())
+
+	// The curve is the mean ± s.e. of the three runs' curves at every step.
+	c, err := grp.Curve("CCN", plots.CCN)
+	require.NoError(t, err)
+	assert.Equal(t, []float64{50, 100, 150, 200, 250, 300, 350, 400}, c.Steps)
+	assert.Equal(t, 3, c.Seeds)
+	runs := make([]map[float64]float64, 3)
+	for i, run := range grp.Runs {
+		runs[i] = readCurveCSV(t, filepath.Join(run.Dir, experiments.CurveFile))
+	}
+	for i, s := range c.Steps {
+		a, b, d := runs[0][s], runs[1][s], runs[2][s]
+		mean := (a + b + d) / 3
+		sd := math.Sqrt(((a-mean)*(a-mean) + (b-mean)*(b-mean) + (d-mean)*(d-mean)) / 2)
+		assert.InDelta(t, mean, c.Mean[i], 1e-15*mean, "step %v", s)
+		assert.InDelta(t, sd/math.Sqrt(3), c.StdErr[i], 1e-12*mean, "step %v", s)
+		assert.Greater(t, c.StdErr[i], 0.0, "different seeds, different errors")
+	}
+}
+
+func slicesIndex(p *sweep.Plan, name string) int {
+	for i, g := range p.Groups {
+		if g.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func TestSeedsText(t *testing.T) {
+	tests := []struct {
+		g    figures.Group
+		want string
+	}{
+		{figures.Group{Runs: make([]figures.Run, 1), Seeds: 1}, "1 seed"},
+		{figures.Group{Runs: make([]figures.Run, 5), Seeds: 5}, "5 seeds"},
+		{figures.Group{Runs: make([]figures.Run, 3), Seeds: 5, Diverged: 2}, "3 of 5 seeds (2 diverged)"},
+		{figures.Group{Runs: make([]figures.Run, 2), Seeds: 5, Diverged: 1, Missing: 2}, "2 of 5 seeds (1 diverged, 2 missing)"},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, tt.g.SeedsText())
+	}
+}
+
+func TestMissingDataSaysWhatIsMissing(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup func(t *testing.T, dir string)
+		drawn []string
+		// skipped maps a figure to a part of its message.
+		skipped map[string]string
+		// captions is a part of captions.txt.
+		captions string
+	}{
+		{
+			name:  "no plans",
+			setup: func(t *testing.T, dir string) {},
+			drawn: []string{figures.NameStream},
+			skipped: map[string]string{
+				figures.NameLearningCurves: "study main-comparison not in",
+				figures.NameComputeMatched: "study compute-matched-tbptt not in",
+				figures.NameTruncationH10:  "study truncation-h10 not in",
+				figures.NamePredictions:    "study main-comparison not in",
+				figures.NameNormalization:  "study normalization-ablation not in",
+				figures.NameAblations:      "study ccn-features-per-stage not in",
+				"gradient_bias":            "gradient_bias.csv not found (run: ccn truncation --out",
+				"cost":                     "cost.csv not found (run: ccn truncation --out",
+			},
+		},
+		{
+			name: "main comparison only",
+			setup: func(t *testing.T, dir string) {
+				require.NoError(t, figurestest.WriteStudy(dir, configs, figures.StudyMain, figurestest.Tiny(), figurestest.Complete))
+			},
+			drawn: []string{figures.NameStream, figures.NameLearningCurves, figures.NamePredictions},
+			skipped: map[string]string{
+				figures.NameComputeMatched: "study compute-matched-tbptt not in",
+				figures.NameTruncationH10:  "run: ccn sweep experiments/configs/truncation-h10.yaml --scale test --out",
+				figures.NameNormalization:  "study normalization-ablation not in",
+				figures.NameAblations:      "study ccn-features-per-stage not in",
+				"gradient_bias":            "not found",
+				"cost":                     "not found",
+			},
+		},
+		{
+			name: "sweep stage not run",
+			setup: func(t *testing.T, dir string) {
+				require.NoError(t, figurestest.WriteStudy(dir, configs, figures.StudyMain, figurestest.Tiny(), figurestest.PlanOnly))
+				require.NoError(t, figurestest.WriteTruncation(filepath.Join(dir, "truncation")))
+			},
+			drawn: []string{figures.NameStream, "gradient_bias", "cost"},
+			skipped: map[string]string{
+				figures.NameLearningCurves: "main-comparison/test group ccn: sweep stage not finished",
+				figures.NamePredictions:    "main-comparison/test group ccn: sweep stage not finished",
+				figures.NameComputeMatched: "study compute-matched-tbptt not in",
+				figures.NameTruncationH10:  "study truncation-h10 not in",
+				figures.NameNormalization:  "study normalization-ablation not in",
+				figures.NameAblations:      "study ccn-features-per-stage not in",
+			},
+		},
+		{
+			name: "final runs not run",
+			setup: func(t *testing.T, dir string) {
+				for _, s := range []string{figures.StudyMain, figures.StudyFeatures, figures.StudySteps} {
+					require.NoError(t, figurestest.WriteStudy(dir, configs, s, figurestest.Tiny(), figurestest.SweepOnly))
+				}
+			},
+			// Final seeds 0 and 1 of the main comparison are its sweep runs:
+			// its figures are drawn over 2 of 3 seeds.
+			drawn: []string{figures.NameStream, figures.NameLearningCurves, figures.NamePredictions},
+			skipped: map[string]string{
+				figures.NameAblations: "ccn-features-per-stage/test group ccn/fps=1: none of 3 final runs complete (0 diverged, 3 pending or failed); " +
+					"ccn-features-per-stage/test group ccn/fps=2: none of 3 final runs complete (0 diverged, 3 pending or failed); and 4 more groups",
+				figures.NameComputeMatched: "study compute-matched-tbptt not in",
+				figures.NameTruncationH10:  "study truncation-h10 not in",
+				figures.NameNormalization:  "study normalization-ablation not in",
+				"gradient_bias":            "not found",
+				"cost":                     "not found",
+			},
+			captions: "CCN: 2 of 3 seeds (1 missing), selected",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			tt.setup(t, dir)
+			out := filepath.Join(t.TempDir(), "figs")
+			var log bytes.Buffer
+			rep, err := figures.Render(dir, out, figures.Options{}, &log)
+			require.NoError(t, err)
+			var drawn []string
+			for _, f := range rep.Drawn {
+				drawn = append(drawn, f.Name)
+			}
+			assert.ElementsMatch(t, tt.drawn, drawn)
+			require.Len(t, rep.Skipped, len(tt.skipped))
+			lines := strings.Split(strings.TrimSuffix(log.String(), "\n"), "\n")
+			require.Len(t, lines, len(tt.skipped), "one line per skipped figure:\n%s", log.String())
+			for i, s := range rep.Skipped {
+				want, ok := tt.skipped[s.Name]
+				require.True(t, ok, "unexpected skip of %s: %s", s.Name, s.Reason)
+				assert.Contains(t, s.Reason, want, s.Name)
+				assert.Equal(t, fmt.Sprintf("skipped %s: missing %s", s.Name, s.Reason), lines[i])
+				_, err := os.Stat(filepath.Join(out, s.Name+".png"))
+				assert.True(t, os.IsNotExist(err), "no file for skipped %s", s.Name)
+				assert.NotContains(t, s.Reason, "; study", "a missing study is named once")
+			}
+			if tt.captions != "" {
+				captions, err := os.ReadFile(filepath.Join(out, figures.CaptionsFile))
+				require.NoError(t, err)
+				assert.Contains(t, string(captions), tt.captions)
+			}
+		})
+	}
+}
+
+func TestOpenErrors(t *testing.T) {
+	_, err := figures.Open(filepath.Join(t.TempDir(), "absent"), "")
+	assert.ErrorIs(t, err, figures.ErrNoResults)
+
+	dir := t.TempDir()
+	require.NoError(t, figurestest.WriteStudy(dir, configs, figures.StudyNormalization, figurestest.Tiny(), figurestest.PlanOnly))
+	_, err = figures.Open(dir, "paper")
+	assert.ErrorIs(t, err, figures.ErrScale)
+	assert.ErrorContains(t, err, `no plans at scale "paper" (it has test)`)
+
+	s, err := sweep.Load(filepath.Join(configs, figures.StudyNormalization+".yaml"))
+	require.NoError(t, err)
+	p, err := s.Plan("smoke")
+	require.NoError(t, err)
+	require.NoError(t, sweep.SavePlan(dir, p))
+	_, err = figures.Open(dir, "")
+	assert.ErrorIs(t, err, figures.ErrScale)
+	assert.ErrorContains(t, err, "holds the scales smoke, test: choose one")
+	r, err := figures.Open(dir, "smoke")
+	require.NoError(t, err)
+	assert.Equal(t, []string{figures.StudyNormalization}, r.Studies())
+}
+
+func TestStream(t *testing.T) {
+	f, err := figures.Stream(600, 0)
+	require.NoError(t, err)
+	assert.Equal(t, figures.NameStream, f.Name)
+	require.IsType(t, &plots.Grid{}, f.Drawer)
+	assert.Len(t, f.Drawer.(*plots.Grid).Panels, 2, "the stimuli over the return")
+	assert.Contains(t, f.Caption, "first 600 steps")
+	assert.Contains(t, f.Caption, "ISI 24 to 36 steps")
+
+	_, err = figures.Stream(0, 0)
+	var m *plots.MissingError
+	assert.ErrorAs(t, err, &m)
+}
+
+func TestPredictionsUsesACommonSeed(t *testing.T) {
+	r, err := figures.Open(fullResults(t), "")
+	require.NoError(t, err)
+	f, err := figures.Predictions(r, 150)
+	require.NoError(t, err)
+	assert.Contains(t, f.Caption, "over the last 150 steps of learning, final seed 0")
+	// 400 steps kept, fewer than asked: all of them.
+	f, err = figures.Predictions(r, 5000)
+	require.NoError(t, err)
+	assert.Contains(t, f.Caption, "over the last 400 steps")
+}
+
+func TestReadCurveRejectsOtherFiles(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "curve.csv")
+	require.NoError(t, os.WriteFile(path, []byte("t,prediction,return\n1,2,3\n"), 0o644))
+	_, _, err := figures.ReadCurve(path)
+	assert.ErrorContains(t, err, `header "t,prediction,return", want "step,error"`)
+	require.NoError(t, os.WriteFile(path, []byte("step,error\n1,x\n"), 0o644))
+	_, _, err = figures.ReadCurve(path)
+	assert.ErrorContains(t, err, "curve.csv:2")
+}

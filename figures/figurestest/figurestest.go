@@ -1,0 +1,150 @@
+// Package figurestest writes small but real results directories for the tests
+// of package figures and of ccn plot: the experiment files of
+// experiments/configs expanded at a tiny scale by package sweep, every
+// selected run computed by experiments.Run, and the truncation study's CSVs
+// written by package truncation's writers.
+package figurestest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/ccn-go/ccn/experiments"
+	"github.com/ccn-go/ccn/sweep"
+	"github.com/ccn-go/ccn/truncation"
+)
+
+// Scale is the name of the tiny scale Tiny adds to every study.
+const Scale = "test"
+
+// Tiny is a scale of 400 steps with a window of 100 and a curve point every
+// 50 steps, two sweep seeds, three final seeds (two shared with the sweep) and
+// two step sizes for every group that tunes one (ε fixed at 0.001), so that
+// the sweep stage really selects.
+func Tiny() sweep.Scale {
+	return sweep.Scale{
+		Steps:      400,
+		SweepSeeds: sweep.Seeds{0, 1},
+		FinalSeeds: sweep.Seeds{0, 1, 2},
+		Set:        map[string]any{"window": 100, "log-every": 50},
+		Grid:       map[string][]any{"step-size": {1e-3, 3e-4}, "epsilon": {0.001}},
+	}
+}
+
+// Stage says how far WriteStudy goes.
+type Stage int
+
+// Stages of a study's results.
+const (
+	PlanOnly  Stage = iota // the plan, no run
+	SweepOnly              // the plan and the sweep runs, no final run
+	Complete               // every run of the sweep and of the selected configurations
+)
+
+// AllStudies are the studies of experiments/configs that figures reads.
+var AllStudies = []string{"main-comparison", "compute-matched-tbptt", "truncation-h10",
+	"normalization-ablation", "ccn-features-per-stage", "ccn-steps-per-stage"}
+
+// WriteStudy expands configs/STUDY.yaml at scale (added to the study under
+// the name Scale) into the results directory dir and computes its runs up to
+// stage.
+func WriteStudy(dir, configs, study string, scale sweep.Scale, stage Stage) error {
+	s, err := sweep.Load(filepath.Join(configs, study+".yaml"))
+	if err != nil {
+		return err
+	}
+	s.Scales[Scale] = scale
+	p, err := s.Plan(Scale)
+	if err != nil {
+		return err
+	}
+	if err := sweep.SavePlan(dir, p); err != nil {
+		return err
+	}
+	if stage == PlanOnly {
+		return nil
+	}
+	look := func(id string) sweep.Outcome { return sweep.Look(dir, id, sweep.DefaultMaxAttempts) }
+	run := func(t sweep.Task) error {
+		_, err := experiments.Run(context.Background(), t.Config, sweep.RunDir(dir, t.ID), experiments.Options{})
+		if err != nil && !errors.Is(err, experiments.ErrDiverged) {
+			return fmt.Errorf("figurestest: run %s: %w", t.ID, err)
+		}
+		return nil
+	}
+	for g := range p.Groups {
+		for _, t := range p.SweepTasks(g) {
+			if err := run(t); err != nil {
+				return err
+			}
+		}
+		if stage == SweepOnly {
+			continue
+		}
+		best, ok := p.Best(g, look)
+		if !ok {
+			return fmt.Errorf("figurestest: %s group %s: sweep not settled", study, p.Groups[g].Name)
+		}
+		for _, t := range p.FinalTasks(g, best) {
+			if err := run(t); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// WriteAll writes every study of AllStudies, complete, at Tiny scale, and the
+// truncation study's CSVs.
+func WriteAll(dir, configs string) error {
+	for _, s := range AllStudies {
+		if err := WriteStudy(dir, configs, s, Tiny(), Complete); err != nil {
+			return err
+		}
+	}
+	return WriteTruncation(filepath.Join(dir, "truncation"))
+}
+
+// WriteTruncation writes a small truncation study (gradient bias of H = 2 and
+// 4 for k = 1..40, cost of four learners) into dir with the truncation
+// package's writers. The numbers are made up but shaped like the real ones:
+// the relative error falls and the cosine rises with k.
+func WriteTruncation(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	var bias []truncation.BiasPoint
+	for _, h := range []int{2, 4} {
+		params := 4*h*h + 4*h*12 + 4*h + h
+		for k := 1; k <= 40; k++ {
+			e := 1 / float64(k+h)
+			bias = append(bias, truncation.BiasPoint{Hidden: h, Params: params, K: k,
+				RelErr: e, RelErrSE: e / 10, Cos: 1 - e, CosSE: e / 20, Samples: 20, Seeds: 2})
+		}
+	}
+	var cost []truncation.CostPoint
+	for _, size := range []int{4, 16, 64} {
+		p := 4 * (12 + 2) * size
+		cost = append(cost,
+			truncation.CostPoint{Method: truncation.MethodColumnar, Label: "Columnar", Size: size, Params: p, Micros: 0.01 * float64(p)},
+			truncation.CostPoint{Method: truncation.MethodCCN, Label: "CCN", Size: size, Params: p, Micros: 0.012 * float64(p)},
+			truncation.CostPoint{Method: truncation.MethodTBPTT, Label: "T-BPTT k=10", Size: size, Params: p, Micros: 0.11 * float64(p)},
+			truncation.CostPoint{Method: truncation.MethodRTRL, Label: "RTRL", Size: size, Params: p, Micros: 1e-4 * float64(p*p)})
+	}
+	var buf bytes.Buffer
+	if err := truncation.WriteBiasCSV(&buf, bias); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, truncation.BiasCSV), buf.Bytes(), 0o644); err != nil {
+		return err
+	}
+	buf.Reset()
+	if err := truncation.WriteCostCSV(&buf, cost); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, truncation.CostCSV), buf.Bytes(), 0o644)
+}

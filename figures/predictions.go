@@ -1,0 +1,71 @@
+package figures
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+
+	"github.com/ccn-go/ccn/experiments"
+	"github.com/ccn-go/ccn/plots"
+)
+
+// DefaultPredictionSteps is the number of final steps the predictions figure
+// shows (of the experiments.PredictionsKept that a run keeps).
+const DefaultPredictionSteps = 1000
+
+// Predictions draws Figure 6 for trace patterning: the predictions of CCN and
+// of the best T-BPTT against the true return over the last steps of learning
+// (at most steps of them), from the lowest final seed both completed (the same
+// seed is the same stream).
+func Predictions(r *Results, steps int) (Figure, error) {
+	const fig = NamePredictions
+	if steps < 1 {
+		return Figure{}, missing(fig, "no steps asked for (%d)", steps)
+	}
+	ss, err := loadSeries(r, fig, StudyMain, []string{GroupCCN, GroupTBPTT}, func(g Group) string { return methodLabel(g.Config) })
+	if err != nil {
+		return Figure{}, err
+	}
+	ccn, tbptt := ss[0].group, ss[1].group
+	var ccnRun, tbpttRun *Run
+	for i := range ccn.Runs {
+		for j := range tbptt.Runs {
+			if ccn.Runs[i].Summary.Seed == tbptt.Runs[j].Summary.Seed &&
+				(ccnRun == nil || ccn.Runs[i].Summary.Seed < ccnRun.Summary.Seed) {
+				ccnRun, tbpttRun = &ccn.Runs[i], &tbptt.Runs[j]
+			}
+		}
+	}
+	if ccnRun == nil {
+		return Figure{}, missing(fig, "%s: CCN and T-BPTT have no complete final run with a common seed", StudyMain)
+	}
+	t, ccnPred, ret, err := ReadPredictions(filepath.Join(ccnRun.Dir, experiments.PredictionsFile))
+	if err != nil {
+		return Figure{}, err
+	}
+	t2, tbpttPred, ret2, err := ReadPredictions(filepath.Join(tbpttRun.Dir, experiments.PredictionsFile))
+	if err != nil {
+		return Figure{}, err
+	}
+	if len(t) == 0 || len(t2) == 0 {
+		return Figure{}, missing(fig, "seed %d: empty %s", ccnRun.Summary.Seed, experiments.PredictionsFile)
+	}
+	if len(t) != len(t2) || t[0] != t2[0] {
+		return Figure{}, missing(fig, "seed %d: CCN and T-BPTT predictions cover different steps (runs of different lengths?)", ccnRun.Summary.Seed)
+	}
+	for i := range ret {
+		if math.Abs(ret[i]-ret2[i]) > 1e-9*(1+math.Abs(ret[i])) {
+			return Figure{}, fmt.Errorf("figures: seed %d: the true returns of the CCN run %s and the T-BPTT run %s differ at step %v",
+				ccnRun.Summary.Seed, ccnRun.ID, tbpttRun.ID, t[i])
+		}
+	}
+	from := max(0, len(t)-steps)
+	series := map[string][]float64{"CCN": ccnPred[from:], "T-BPTT": tbpttPred[from:]}
+	p, err := plots.Predictions(fmt.Sprintf("Predictions at the end of learning (seed %d)", ccnRun.Summary.Seed), t[from:], series, ret[from:])
+	if err != nil {
+		return Figure{}, err
+	}
+	return Figure{Name: fig, Drawer: p, Caption: fmt.Sprintf(
+		"Figure 6 (trace patterning): predictions of CCN (%s) and T-BPTT (%s) against the true return over the last %d steps of learning, final seed %d of the main comparison; %s",
+		ccn.Candidate, methodLabel(tbptt.Config)+", "+tbptt.Candidate, len(t)-from, ccnRun.Summary.Seed, runText(ccn))}, nil
+}

@@ -1,0 +1,124 @@
+package figures
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ccn-go/ccn/plots"
+	"github.com/ccn-go/ccn/truncation"
+)
+
+// CaptionsFile is the file Render writes next to the figures: one line per
+// drawn figure, "NAME: caption".
+const CaptionsFile = "captions.txt"
+
+// Options configures Render. Zero fields take the defaults given.
+type Options struct {
+	// Scale is the scale of the results to draw; "" means the only scale
+	// the results directory holds.
+	Scale string
+	// StreamSteps is the length of the stream picture; 0 means
+	// DefaultStreamSteps.
+	StreamSteps int
+	// StreamSeed is the seed of the stream picture (DefaultStreamSeed is 0).
+	StreamSeed uint64
+	// PredictionSteps is the number of final steps in the predictions
+	// figure; 0 means DefaultPredictionSteps.
+	PredictionSteps int
+}
+
+// Skip is a figure Render did not draw, and why.
+type Skip struct {
+	Name   string
+	Reason string // what is missing
+}
+
+// Report lists what Render drew and skipped.
+type Report struct {
+	Scale   string
+	Drawn   []Figure // Drawer set to nil once saved
+	Skipped []Skip
+}
+
+// Builder draws one figure.
+type Builder struct {
+	Name  string // the figure's file base name
+	Build func() (Figure, error)
+}
+
+// Builders returns the figure builders in drawing order, for the results r
+// and options o.
+func Builders(r *Results, o Options) []Builder {
+	streamSteps := o.StreamSteps
+	if streamSteps == 0 {
+		streamSteps = DefaultStreamSteps
+	}
+	predSteps := o.PredictionSteps
+	if predSteps == 0 {
+		predSteps = DefaultPredictionSteps
+	}
+	return []Builder{
+		{NameStream, func() (Figure, error) { return Stream(streamSteps, o.StreamSeed) }},
+		{NameLearningCurves, func() (Figure, error) { return LearningCurves(r) }},
+		{NameComputeMatched, func() (Figure, error) { return ComputeMatched(r) }},
+		{NameTruncationH10, func() (Figure, error) { return TruncationH10(r) }},
+		{NamePredictions, func() (Figure, error) { return Predictions(r, predSteps) }},
+		{NameNormalization, func() (Figure, error) { return Normalization(r) }},
+		{NameAblations, func() (Figure, error) { return Ablations(r) }},
+		{truncation.BiasFigBase, func() (Figure, error) { return GradientBias(r) }},
+		{truncation.CostFigBase, func() (Figure, error) { return Cost(r) }},
+	}
+}
+
+// Render draws every figure it can from the results directory dir into out
+// (created if needed) as NAME.png (300 dpi) and NAME.pdf, and writes
+// captions.txt. A figure whose data are missing is skipped, with one line on
+// log saying what is missing. Render returns an error wrapping ErrNoResults
+// if dir does not exist, one wrapping ErrScale for an ambiguous or absent
+// scale, and any error reading results or writing figures.
+func Render(dir, out string, o Options, log io.Writer) (Report, error) {
+	r, err := Open(dir, o.Scale)
+	if err != nil {
+		return Report{}, err
+	}
+	rep := Report{Scale: r.Scale}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return rep, fmt.Errorf("figures: %w", err)
+	}
+	for _, b := range Builders(r, o) {
+		fig, err := b.Build()
+		var m *plots.MissingError
+		if errors.As(err, &m) {
+			rep.Skipped = append(rep.Skipped, Skip{Name: b.Name, Reason: m.What})
+			fmt.Fprintf(log, "skipped %s: missing %s\n", b.Name, m.What)
+			continue
+		}
+		if err != nil {
+			return rep, fmt.Errorf("figure %s: %w", b.Name, err)
+		}
+		if err := plots.Save(fig.Drawer, filepath.Join(out, fig.Name)); err != nil {
+			return rep, err
+		}
+		fig.Drawer = nil
+		rep.Drawn = append(rep.Drawn, fig)
+	}
+	if len(rep.Drawn) == 0 {
+		return rep, nil
+	}
+	var text strings.Builder
+	for _, f := range rep.Drawn {
+		fmt.Fprintf(&text, "%s: %s\n\n", f.Name, f.Caption)
+	}
+	path := filepath.Join(out, CaptionsFile)
+	if err := os.WriteFile(path+".tmp", []byte(text.String()), 0o644); err != nil {
+		return rep, fmt.Errorf("figures: %w", err)
+	}
+	if err := os.Rename(path+".tmp", path); err != nil {
+		return rep, fmt.Errorf("figures: %w", err)
+	}
+	return rep, nil
+}

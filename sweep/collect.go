@@ -1,0 +1,266 @@
+package sweep
+
+import (
+	"bufio"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/ccn-go/ccn/experiments"
+)
+
+// Results is a results directory read back: its plans and the outcomes of
+// their runs. Runs without a complete summary count as pending; runs that
+// failed MaxAttempts times as failed.
+type Results struct {
+	out         string
+	maxAttempts int
+	outcomes    map[string]Outcome
+	Plans       []Plan
+}
+
+// Collect reads the plans of the results directory out.
+func Collect(out string) (*Results, error) {
+	plans, err := LoadPlans(out)
+	if err != nil {
+		return nil, err
+	}
+	return &Results{out: out, maxAttempts: DefaultMaxAttempts, outcomes: map[string]Outcome{}, Plans: plans}, nil
+}
+
+func (r *Results) look(id string) Outcome {
+	o, ok := r.outcomes[id]
+	if !ok {
+		o = Look(r.out, id, r.maxAttempts)
+		r.outcomes[id] = o
+	}
+	return o
+}
+
+// Selected is the selection of one group: the best candidate over the sweep
+// seeds (provisional while Settled is false) and its score over the final
+// seeds.
+type Selected struct {
+	Plan      *Plan
+	Group     int
+	Candidate int
+	Settled   bool
+	Final     Score
+}
+
+// Selection returns one Selected per group of every plan.
+func (r *Results) Selection() []Selected {
+	var sel []Selected
+	for i := range r.Plans {
+		p := &r.Plans[i]
+		for g := range p.Groups {
+			scores, settled := p.Rank(g, r.look)
+			c := scores[0].Candidate
+			sel = append(sel, Selected{Plan: p, Group: g, Candidate: c, Settled: settled,
+				Final: score(c, p.FinalTasks(g, c), r.look)})
+		}
+	}
+	return sel
+}
+
+// configHeader is the header of the configuration columns, without seed
+// unless withSeed.
+func configHeader(withSeed bool) []string {
+	var h []string
+	for _, k := range ConfigKeys() {
+		if k != "seed" || withSeed {
+			h = append(h, k)
+		}
+	}
+	return h
+}
+
+func configColumns(cfg experiments.RunConfig, withSeed bool) []string {
+	var c []string
+	for _, f := range configFields(cfg) {
+		if f.key != "seed" || withSeed {
+			c = append(c, formatValue(f.value))
+		}
+	}
+	return c
+}
+
+func scoreColumns(s Score) []string {
+	return []string{strconv.Itoa(s.Seeds), strconv.Itoa(s.Complete), strconv.Itoa(s.Diverged),
+		strconv.Itoa(s.Failed), strconv.Itoa(s.Pending), formatFloat(s.Mean), formatFloat(s.SE)}
+}
+
+var scoreHeader = []string{"seeds", "complete", "diverged", "failed", "pending", "mean_final_error", "se_final_error"}
+
+// WriteSelection writes selection.csv: per group the selected candidate, its
+// score over the final seeds and its configuration (seed left out).
+func (r *Results) WriteSelection(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write(slices.Concat([]string{"study", "scale", "group", "candidate", "settled"}, scoreHeader, configHeader(false)))
+	for _, s := range r.Selection() {
+		c := s.Plan.Groups[s.Group].Candidates[s.Candidate]
+		cw.Write(slices.Concat([]string{s.Plan.Study, s.Plan.Scale, s.Plan.Groups[s.Group].Name, c.Label,
+			strconv.FormatBool(s.Settled)}, scoreColumns(s.Final), configColumns(c.Config, false)))
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteCandidates writes candidates.csv: every candidate of every group with
+// its score over the sweep seeds and its rank (1 is selected).
+func (r *Results) WriteCandidates(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write(slices.Concat([]string{"study", "scale", "group", "rank", "candidate"}, scoreHeader, configHeader(false)))
+	for i := range r.Plans {
+		p := &r.Plans[i]
+		for g, grp := range p.Groups {
+			scores, _ := p.Rank(g, r.look)
+			for rank, s := range scores {
+				c := grp.Candidates[s.Candidate]
+				cw.Write(slices.Concat([]string{p.Study, p.Scale, grp.Name, strconv.Itoa(rank + 1), c.Label},
+					scoreColumns(s), configColumns(c.Config, false)))
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteCurves writes curves.csv, the tidy table of every complete run: one row
+// per run and logged step, with the run's group, stage (sweep or final),
+// candidate and configuration. A run that is both a sweep run and a final run
+// appears once per stage.
+func (r *Results) WriteCurves(w io.Writer) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	cw := csv.NewWriter(bw)
+	cw.Write(slices.Concat([]string{"study", "scale", "group", "stage", "candidate", "run"}, configHeader(true), []string{"diverged", "step", "error"}))
+	emit := func(p *Plan, g int, stage string, t Task) error {
+		o := r.look(t.ID)
+		if o.State != Done && o.State != Diverged {
+			return nil
+		}
+		prefix := slices.Concat([]string{p.Study, p.Scale, p.Groups[g].Name, stage, p.Groups[g].Candidates[t.Candidate].Label, t.ID},
+			configColumns(t.Config, true), []string{strconv.FormatBool(o.State == Diverged)})
+		points, err := readCurve(filepath.Join(RunDir(r.out, t.ID), experiments.CurveFile))
+		if err != nil {
+			return err
+		}
+		for _, pt := range points {
+			cw.Write(append(prefix, pt[0], pt[1]))
+		}
+		return nil
+	}
+	for i := range r.Plans {
+		p := &r.Plans[i]
+		for g := range p.Groups {
+			for _, t := range p.SweepTasks(g) {
+				if err := emit(p, g, "sweep", t); err != nil {
+					return err
+				}
+			}
+			best, ok := p.Best(g, r.look)
+			if !ok {
+				continue
+			}
+			for _, t := range p.FinalTasks(g, best) {
+				if err := emit(p, g, "final", t); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// readCurve reads the step,error rows of a curve.csv.
+func readCurve(path string) ([][2]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("sweep: %w", err)
+	}
+	defer f.Close()
+	var rows [][2]string
+	sc := bufio.NewScanner(f)
+	first := true
+	for sc.Scan() {
+		line := sc.Text()
+		if first {
+			first = false
+			if line != "step,error" {
+				return nil, fmt.Errorf("sweep: %s: header %q, want step,error", path, line)
+			}
+			continue
+		}
+		step, e, ok := strings.Cut(line, ",")
+		if !ok {
+			return nil, fmt.Errorf("sweep: %s: malformed row %q", path, line)
+		}
+		rows = append(rows, [2]string{step, e})
+	}
+	return rows, sc.Err()
+}
+
+// WriteTable writes the selection as an aligned text table.
+func (r *Results) WriteTable(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "study\tscale\tgroup\tselected\tseeds\tfinal error (mean ± s.e.)\tdiverged\tfailed\tpending")
+	for _, s := range r.Selection() {
+		label := s.Plan.Groups[s.Group].Candidates[s.Candidate].Label
+		if !s.Settled {
+			label += " (sweep running)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d/%d\t%.6g ± %.2g\t%d\t%d\t%d\n", s.Plan.Study, s.Plan.Scale,
+			s.Plan.Groups[s.Group].Name, label, s.Final.Complete, s.Final.Seeds, s.Final.Mean, s.Final.SE,
+			s.Final.Diverged, s.Final.Failed, s.Final.Pending)
+	}
+	return tw.Flush()
+}
+
+// Files written by WriteFiles.
+const (
+	CurvesFile     = "curves.csv"
+	CandidatesFile = "candidates.csv"
+	SelectionFile  = "selection.csv"
+)
+
+// WriteFiles writes curves.csv, candidates.csv and selection.csv into dir,
+// each through a temporary file and a rename, and returns their paths.
+func (r *Results) WriteFiles(dir string) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("sweep: %w", err)
+	}
+	var paths []string
+	for _, f := range []struct {
+		name  string
+		write func(io.Writer) error
+	}{{CurvesFile, r.WriteCurves}, {CandidatesFile, r.WriteCandidates}, {SelectionFile, r.WriteSelection}} {
+		path := filepath.Join(dir, f.name)
+		tmp, err := os.CreateTemp(dir, "."+f.name+".*.tmp")
+		if err != nil {
+			return paths, fmt.Errorf("sweep: %w", err)
+		}
+		err = f.write(tmp)
+		if cerr := tmp.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = os.Rename(tmp.Name(), path)
+		}
+		if err != nil {
+			os.Remove(tmp.Name())
+			return paths, err
+		}
+		paths = append(paths, path)
+	}
+	return paths, nil
+}

@@ -1,0 +1,252 @@
+package sweep
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ccn-go/ccn/experiments"
+)
+
+// Plan is a study expanded at one scale: every group with its candidate
+// configurations, and the seeds of the two stages. It is saved in the results
+// directory so that Collect knows the groups without the experiment file.
+type Plan struct {
+	Study       string  `json:"study"`
+	Scale       string  `json:"scale"`
+	Description string  `json:"description,omitempty"`
+	SweepSeeds  Seeds   `json:"sweep_seeds"`
+	FinalSeeds  Seeds   `json:"final_seeds"`
+	Groups      []Group `json:"groups"`
+}
+
+// Group is one method or variant: its candidates compete in the selection.
+type Group struct {
+	Name string `json:"name"`
+	// Tuned are the grid keys, sorted; the candidates differ only in them.
+	Tuned      []string    `json:"tuned"`
+	Candidates []Candidate `json:"candidates"`
+}
+
+// Candidate is one grid point of a group.
+type Candidate struct {
+	// Label is "key=value ..." over the tuned keys, "default" without any.
+	Label string `json:"label"`
+	// Config is the resolved configuration with seed 0.
+	Config experiments.RunConfig `json:"config"`
+}
+
+// Task is one run of a plan.
+type Task struct {
+	ID        string
+	Config    experiments.RunConfig // resolved
+	Group     int
+	Candidate int
+	Seed      uint64
+}
+
+// Sweeps reports whether group g goes through the sweep stage: only groups
+// with more than one candidate do.
+func (p *Plan) Sweeps(g int) bool { return len(p.Groups[g].Candidates) > 1 }
+
+// Task returns the run of candidate c of group g with the given seed.
+func (p *Plan) Task(g, c int, seed uint64) Task {
+	cfg := p.Groups[g].Candidates[c].Config
+	cfg.Seed = seed
+	cfg = cfg.Resolve()
+	return Task{ID: ID(cfg), Config: cfg, Group: g, Candidate: c, Seed: seed}
+}
+
+// SweepTasks returns the sweep-stage runs of group g (none if it has a single
+// candidate), candidate by candidate.
+func (p *Plan) SweepTasks(g int) []Task {
+	if !p.Sweeps(g) {
+		return nil
+	}
+	var ts []Task
+	for c := range p.Groups[g].Candidates {
+		for _, s := range p.SweepSeeds {
+			ts = append(ts, p.Task(g, c, s))
+		}
+	}
+	return ts
+}
+
+// FinalTasks returns the final-stage runs of candidate c of group g.
+func (p *Plan) FinalTasks(g, c int) []Task {
+	ts := make([]Task, len(p.FinalSeeds))
+	for i, s := range p.FinalSeeds {
+		ts[i] = p.Task(g, c, s)
+	}
+	return ts
+}
+
+// Plan expands the study at the named scale and validates every run
+// configuration.
+func (s Study) Plan(scale string) (Plan, error) {
+	sc, ok := s.Scales[scale]
+	if !ok {
+		return Plan{}, fmt.Errorf("%w: study %s has no scale %q (have %s)", ErrInvalid, s.Name, scale, strings.Join(s.ScaleNames(), ", "))
+	}
+	p := Plan{Study: s.Name, Scale: scale, Description: s.Description,
+		SweepSeeds: slices.Clone(sc.SweepSeeds), FinalSeeds: slices.Clone(sc.FinalSeeds)}
+	if p.SweepSeeds == nil {
+		p.SweepSeeds = Seeds{}
+	}
+	names := map[string]bool{}
+	for _, gs := range s.Groups {
+		entries := gs.Each
+		if len(entries) == 0 {
+			entries = []map[string]any{nil}
+		}
+		for _, e := range entries {
+			name, over := gs.Name, map[string]any{}
+			for k, v := range e {
+				if k != "name" {
+					over[k] = v
+				}
+			}
+			if e != nil {
+				suffix := fmt.Sprint(e["name"])
+				if _, named := e["name"]; !named {
+					suffix = pairs(over, ",")
+				}
+				name += "/" + suffix
+			}
+			if names[name] {
+				return p, fmt.Errorf("%w: group %s appears twice", ErrInvalid, name)
+			}
+			names[name] = true
+			g, err := s.group(name, gs, over, sc)
+			if err != nil {
+				return p, err
+			}
+			if len(g.Candidates) > 1 && len(p.SweepSeeds) == 0 {
+				return p, fmt.Errorf("%w: scale %s: group %s tunes %s but there are no sweep-seeds", ErrInvalid, scale, name, strings.Join(g.Tuned, ", "))
+			}
+			p.Groups = append(p.Groups, g)
+		}
+	}
+	return p, nil
+}
+
+// group expands one group: base < config < each entry < scale set < grid point.
+func (s Study) group(name string, gs GroupSpec, over map[string]any, sc Scale) (Group, error) {
+	grid := map[string][]any{}
+	for k, vs := range gs.Grid {
+		grid[k] = vs
+		if r, ok := sc.Grid[k]; ok {
+			grid[k] = r
+		}
+	}
+	g := Group{Name: name, Tuned: slices.Sorted(maps.Keys(grid))}
+	fixed := map[string]any{}
+	for _, m := range []map[string]any{s.Base, gs.Config, over, sc.Set} {
+		maps.Copy(fixed, m)
+	}
+	seen := map[string]bool{}
+	point := make([]int, len(g.Tuned))
+	for {
+		m := maps.Clone(fixed)
+		hyper := map[string]any{}
+		for i, k := range g.Tuned {
+			hyper[k] = grid[k][point[i]]
+			m[k] = hyper[k]
+		}
+		label := pairs(hyper, " ")
+		if label == "" {
+			label = "default"
+		}
+		cfg, err := toConfig(m, sc.Steps)
+		if err != nil {
+			return g, fmt.Errorf("group %s, candidate %s: %w", name, label, err)
+		}
+		if id := ID(cfg); seen[id] {
+			return g, fmt.Errorf("%w: group %s: candidate %s repeats another candidate's configuration", ErrInvalid, name, label)
+		} else {
+			seen[id] = true
+		}
+		g.Candidates = append(g.Candidates, Candidate{Label: label, Config: cfg})
+		// Next grid point, last key fastest.
+		i := len(point) - 1
+		for ; i >= 0; i-- {
+			point[i]++
+			if point[i] < len(grid[g.Tuned[i]]) {
+				break
+			}
+			point[i] = 0
+		}
+		if i < 0 {
+			return g, nil
+		}
+	}
+}
+
+// toConfig converts a config map to a resolved, validated RunConfig with the
+// given steps, scaling steps-per-stage by steps/PaperSteps.
+func toConfig(m map[string]any, steps int) (experiments.RunConfig, error) {
+	m = maps.Clone(m)
+	if v, ok := m["steps-per-stage"]; ok {
+		f, ok := v.(float64)
+		if i, isInt := v.(int); isInt {
+			f, ok = float64(i), true
+		}
+		if !ok {
+			return experiments.RunConfig{}, fmt.Errorf("%w: steps-per-stage %v is not a number", ErrInvalid, v)
+		}
+		m["steps-per-stage"] = max(1, int(math.Round(f*float64(steps)/experiments.PaperSteps)))
+	}
+	m["steps"] = steps
+	b, err := json.Marshal(m)
+	if err != nil {
+		return experiments.RunConfig{}, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	var cfg experiments.RunConfig
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&cfg); err != nil {
+		return cfg, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	cfg = cfg.Resolve()
+	if err := cfg.Validate(); err != nil {
+		return cfg, fmt.Errorf("%w: %s", ErrInvalid, strings.TrimPrefix(err.Error(), experiments.ErrInvalid.Error()+": "))
+	}
+	return cfg, nil
+}
+
+// pairs formats m as sorted key=value pairs joined by sep.
+func pairs(m map[string]any, sep string) string {
+	var b []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		v := fmt.Sprint(m[k])
+		if f, ok := m[k].(float64); ok {
+			v = formatFloat(f)
+		}
+		b = append(b, k+"="+v)
+	}
+	return strings.Join(b, sep)
+}
+
+func formatFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// planFile is the plan's file name inside DIR/plans.
+func (p *Plan) planFile() string { return p.Study + "-" + p.Scale + ".json" }
+
+// validatePlan checks a plan read from disk.
+func validatePlan(p Plan) error {
+	if p.Study == "" || p.Scale == "" || len(p.Groups) == 0 {
+		return errors.New("sweep: plan without study, scale or groups")
+	}
+	for _, g := range p.Groups {
+		if len(g.Candidates) == 0 {
+			return fmt.Errorf("sweep: plan group %s has no candidates", g.Name)
+		}
+	}
+	return nil
+}

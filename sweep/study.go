@@ -1,0 +1,270 @@
+package sweep
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// ErrInvalid is wrapped by every error that reports a bad experiment file or a
+// scale it does not define: the user's input, not a failure of a run.
+var ErrInvalid = errors.New("sweep: invalid study")
+
+// Study is an experiment file: the groups of runs of one paper study and the
+// scales at which it can be run. Config maps use the keys of `ccn run` (the
+// JSON/YAML keys of experiments.RunConfig); a key left out takes the method's
+// paper default. seed and steps are set by the scale and may not appear in
+// them.
+//
+// Values of steps-per-stage are written for the paper's 10M-step runs and
+// scaled, like RunConfig's defaults, by steps/10M at every scale:
+//
+//	steps-per-stage(scale) = max(1, round(steps-per-stage · steps / 10,000,000))
+type Study struct {
+	// Name identifies the study in plan files and tables: lower-case
+	// letters, digits and '-'.
+	Name string `yaml:"name"`
+	// Description says which figure or table of the paper the study makes.
+	Description string `yaml:"description"`
+	// Base is applied to every run (environment settings).
+	Base map[string]any `yaml:"base"`
+	// Groups are the methods or variants compared; each gets its own
+	// selection.
+	Groups []GroupSpec `yaml:"groups"`
+	// Scales maps a scale name (paper, quick, smoke) to its steps and seeds.
+	Scales map[string]Scale `yaml:"scales"`
+}
+
+// GroupSpec describes one method (or, with Each, one group per variant) and
+// the hyperparameters tuned for it.
+type GroupSpec struct {
+	// Name labels the group (the method in the selection table).
+	Name string `yaml:"name"`
+	// Config is applied to every run of the group, over Base.
+	Config map[string]any `yaml:"config"`
+	// Each, if not empty, makes one group per entry, named Name/entry-name;
+	// an entry is a config map over Config with an optional "name" key
+	// (default: its key=value pairs).
+	Each []map[string]any `yaml:"each"`
+	// Grid lists the values of each tuned key; the candidates are the
+	// Cartesian product in sorted key order. An empty grid is one candidate.
+	Grid map[string][]any `yaml:"grid"`
+}
+
+// Scale sets a study's run length and seeds.
+type Scale struct {
+	// Steps is the length of every run.
+	Steps int `yaml:"steps"`
+	// SweepSeeds are the seeds every candidate runs with for the selection
+	// (groups with one candidate skip the sweep).
+	SweepSeeds Seeds `yaml:"sweep-seeds"`
+	// FinalSeeds are the seeds the selected candidate runs with. A final run
+	// with a sweep seed is the sweep run itself (same configuration, same
+	// directory).
+	FinalSeeds Seeds `yaml:"final-seeds"`
+	// Set is applied to every run over the groups' configs (e.g. window,
+	// log-every).
+	Set map[string]any `yaml:"set"`
+	// Grid replaces the value lists of the keys it names in every group
+	// whose grid tunes that key.
+	Grid map[string][]any `yaml:"grid"`
+}
+
+// Seeds is a list of seeds, written in a file as a list of integers or as a
+// string of comma-separated integers and inclusive ranges: "0-4", "0-2,7".
+type Seeds []uint64
+
+// UnmarshalYAML implements yaml.Unmarshaler.
+func (s *Seeds) UnmarshalYAML(n *yaml.Node) error {
+	switch n.Kind {
+	case yaml.SequenceNode:
+		var v []uint64
+		if err := n.Decode(&v); err != nil {
+			return err
+		}
+		*s = v
+		return nil
+	case yaml.ScalarNode:
+		v, err := ParseSeeds(n.Value)
+		if err != nil {
+			return fmt.Errorf("line %d: %w", n.Line, err)
+		}
+		*s = v
+		return nil
+	}
+	return fmt.Errorf("line %d: seeds must be a list or a string like \"0-4\"", n.Line)
+}
+
+// ParseSeeds parses "0-4", "0-2,7" or "3" into seeds in the order written.
+func ParseSeeds(text string) (Seeds, error) {
+	var out Seeds
+	for _, part := range strings.Split(text, ",") {
+		part = strings.TrimSpace(part)
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err := strconv.ParseUint(strings.TrimSpace(lo), 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("seeds %q: %q is not a seed or range", text, part)
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.ParseUint(strings.TrimSpace(hi), 10, 64); err != nil || b < a {
+				return nil, fmt.Errorf("seeds %q: %q is not a range lo-hi with lo ≤ hi", text, part)
+			}
+		}
+		for v := a; v <= b; v++ {
+			out = append(out, v)
+		}
+	}
+	return out, nil
+}
+
+// Load reads and checks an experiment file.
+func Load(path string) (Study, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return Study{}, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	s, err := Parse(b)
+	if err != nil {
+		return s, fmt.Errorf("%s: %w", path, err)
+	}
+	return s, nil
+}
+
+var namePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+
+// Parse reads an experiment file's YAML (or JSON) and checks its structure and
+// keys; Plan checks the run configurations themselves.
+func Parse(data []byte) (Study, error) {
+	var s Study
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&s); err != nil {
+		if errors.Is(err, io.EOF) {
+			return s, fmt.Errorf("%w: empty file", ErrInvalid)
+		}
+		return s, fmt.Errorf("%w: %s", ErrInvalid, strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
+	}
+	if !namePattern.MatchString(s.Name) {
+		return s, bad("name %q must be lower-case letters, digits and '-'", s.Name)
+	}
+	if len(s.Groups) == 0 {
+		return s, bad("no groups")
+	}
+	if len(s.Scales) == 0 {
+		return s, bad("no scales")
+	}
+	if err := checkKeys("base", s.Base); err != nil {
+		return s, err
+	}
+	for _, g := range s.Groups {
+		if g.Name == "" || strings.ContainsAny(g.Name, ",\n\"") {
+			return s, bad("group name %q must be non-empty without commas or quotes", g.Name)
+		}
+		where := "group " + g.Name
+		if err := checkKeys(where+" config", g.Config); err != nil {
+			return s, err
+		}
+		for i, e := range g.Each {
+			rest := map[string]any{}
+			for k, v := range e {
+				if k != "name" {
+					rest[k] = v
+				}
+			}
+			if err := checkKeys(fmt.Sprintf("%s each[%d]", where, i), rest); err != nil {
+				return s, err
+			}
+		}
+		if err := checkGrid(where+" grid", g.Grid); err != nil {
+			return s, err
+		}
+	}
+	for name, sc := range s.Scales {
+		where := "scale " + name
+		switch {
+		case !namePattern.MatchString(name):
+			return s, bad("scale name %q must be lower-case letters, digits and '-'", name)
+		case sc.Steps < 1:
+			return s, bad("%s: steps must be at least 1", where)
+		case len(sc.FinalSeeds) == 0:
+			return s, bad("%s: no final-seeds", where)
+		case hasDuplicate(sc.SweepSeeds) || hasDuplicate(sc.FinalSeeds):
+			return s, bad("%s: a seed is listed twice", where)
+		}
+		if err := checkKeys(where+" set", sc.Set); err != nil {
+			return s, err
+		}
+		if err := checkGrid(where+" grid", sc.Grid); err != nil {
+			return s, err
+		}
+	}
+	return s, nil
+}
+
+func hasDuplicate(s Seeds) bool {
+	c := slices.Clone(s)
+	slices.Sort(c)
+	return len(slices.Compact(c)) != len(s)
+}
+
+// positiveKeys are the keys whose zero value means "the method's default" in
+// experiments.RunConfig: an explicit 0 in a file is refused.
+var positiveKeys = map[string]bool{"step-size": true, "gamma": true, "features": true,
+	"features-per-stage": true, "steps-per-stage": true, "hidden": true, "truncation": true,
+	"epsilon": true, "norm-decay": true, "window": true, "log-every": true}
+
+// checkKeys checks that every key of m is a RunConfig key other than seed
+// and steps, with no explicit zero where zero means "default".
+func checkKeys(where string, m map[string]any) error {
+	known := ConfigKeys()
+	for k, v := range m {
+		switch {
+		case k == "seed" || k == "steps":
+			return fmt.Errorf("%w: %s: %s is set by the scale, not in the study", ErrInvalid, where, k)
+		case !slices.Contains(known, k):
+			return fmt.Errorf("%w: %s: unknown key %q (want one of %s)", ErrInvalid, where, k, strings.Join(known, ", "))
+		case positiveKeys[k] && fmt.Sprint(v) == "0":
+			return fmt.Errorf("%w: %s: %s must be positive, got 0", ErrInvalid, where, k)
+		}
+	}
+	return nil
+}
+
+func checkGrid(where string, g map[string][]any) error {
+	flat := map[string]any{}
+	for k, vs := range g {
+		if len(vs) == 0 {
+			return fmt.Errorf("%w: %s: %s has no values", ErrInvalid, where, k)
+		}
+		for _, v := range vs {
+			flat[k] = v
+			if err := checkKeys(where, flat); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// ScaleNames returns the study's scale names, sorted.
+func (s Study) ScaleNames() []string {
+	names := make([]string, 0, len(s.Scales))
+	for n := range s.Scales {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
