@@ -4,8 +4,13 @@
 //
 //	ccn <command> [flags]
 //
-// Run "ccn help" for the list of commands. Exit status: 0 on success, 1 when a
-// check fails or a run diverges (see each command), 2 on bad input.
+// Run "ccn help" for the list of commands. Exit status:
+//
+//	0    success (a run whose directory already held a complete summary is skipped: 0)
+//	1    a check failed (ccn verify, the gradient gate of ccn run) or an I/O error
+//	2    bad input: one line on stderr naming the problem, nothing written
+//	3    ccn run diverged (its files are written, with "diverged": true)
+//	130  interrupted (SIGINT); no complete-looking run directory is left
 package main
 
 import (
