@@ -65,7 +65,13 @@ func (z *normalizer) update(k int, h float64) float64 {
 	mu := z.decay*muPrev + z.oneMinus*h
 	v := z.decay*z.variance[k] + z.oneMinus*(mu-h)*(muPrev-h)
 	z.mean[k], z.variance[k] = mu, v
-	s := 1 / math.Max(z.eps, math.Sqrt(v))
+	// max(ε, σ) by comparison: math.Max costs as much as the rest of the
+	// update, and a NaN σ still propagates (NaN < ε is false).
+	sd := math.Sqrt(v)
+	if sd < z.eps {
+		sd = z.eps
+	}
+	s := 1 / sd
 	z.scale[k] = s
 	return (h - mu) * s
 }
