@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/ccn-go/ccn/figures"
+	"github.com/ccn-go/ccn/report"
 )
 
 // runPlot draws every figure it can from a results directory of ccn sweep
@@ -23,9 +23,9 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 	results := fs.String("results", "", "results directory of ccn sweep (required)")
 	out := fs.String("out", "figures", "directory for the figures (NAME.png at 300 dpi, NAME.pdf) and captions.txt")
 	scale := fs.String("scale", "", "scale of the results to draw (default: the only one in --results)")
-	streamSteps := fs.Int("stream-steps", figures.DefaultStreamSteps, "steps of the trace patterning stream in the stream picture")
-	streamSeed := fs.Uint64("stream-seed", figures.DefaultStreamSeed, "seed of the stream picture")
-	predSteps := fs.Int("prediction-steps", figures.DefaultPredictionSteps, "final steps shown in the predictions figure (at most 2000 are kept per run)")
+	streamSteps := fs.Int("stream-steps", report.DefaultStreamSteps, "steps of the trace patterning stream in the stream picture")
+	streamSeed := fs.Uint64("stream-seed", report.DefaultStreamSeed, "seed of the stream picture")
+	predSteps := fs.Int("prediction-steps", report.DefaultPredictionSteps, "final steps shown in the predictions figure (at most 2000 are kept per run)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -40,10 +40,10 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 		return badInput("--prediction-steps must be at least 1, got %d", *predSteps)
 	}
 	start := time.Now()
-	rep, err := figures.Render(*results, *out, figures.Options{Scale: *scale, StreamSteps: *streamSteps,
+	rep, err := report.Render(*results, *out, report.Options{Scale: *scale, StreamSteps: *streamSteps,
 		StreamSeed: *streamSeed, PredictionSteps: *predSteps}, stderr)
 	switch {
-	case errors.Is(err, figures.ErrNoResults) || errors.Is(err, figures.ErrScale):
+	case errors.Is(err, report.ErrNoResults) || errors.Is(err, report.ErrScale):
 		return usageError{err}
 	case err != nil:
 		return err
@@ -58,6 +58,6 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "%s.png %s.pdf\n", filepath.Join(*out, f.Name), filepath.Join(*out, f.Name))
 	}
 	fmt.Fprintf(stdout, "%d figures drawn, %d skipped (scale %s) into %s in %.1fs; captions in %s\n", len(rep.Drawn), len(rep.Skipped),
-		drawnScale, *out, time.Since(start).Seconds(), filepath.Join(*out, figures.CaptionsFile))
+		drawnScale, *out, time.Since(start).Seconds(), filepath.Join(*out, report.CaptionsFile))
 	return nil
 }

@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/ccn-go/ccn/figures"
-	"github.com/ccn-go/ccn/figures/figurestest"
+	"github.com/ccn-go/ccn/report"
+	"github.com/ccn-go/ccn/report/reporttest"
 	"github.com/ccn-go/ccn/sweep"
 )
 
@@ -18,8 +18,8 @@ func TestPlotExitCodes(t *testing.T) {
 	empty := t.TempDir()
 	twoScales := t.TempDir()
 	const configs = "../../experiments/configs"
-	require.NoError(t, figurestest.WriteStudy(twoScales, configs, figures.StudyNormalization, figurestest.Tiny(), figurestest.PlanOnly))
-	study, err := sweep.Load(filepath.Join(configs, figures.StudyNormalization+".yaml"))
+	require.NoError(t, reporttest.WriteStudy(twoScales, configs, report.StudyNormalization, reporttest.Tiny(), reporttest.PlanOnly))
+	study, err := sweep.Load(filepath.Join(configs, report.StudyNormalization+".yaml"))
 	require.NoError(t, err)
 	smoke, err := study.Plan("smoke")
 	require.NoError(t, err)
@@ -64,7 +64,7 @@ func TestPlotDrawsWhatItCan(t *testing.T) {
 		assert.True(t, strings.HasPrefix(l, "skipped "), l)
 	}
 	assert.Contains(t, stderr, "skipped learning-curves: missing study main-comparison not in "+results)
-	for _, f := range []string{"stream.png", "stream.pdf", figures.CaptionsFile} {
+	for _, f := range []string{"stream.png", "stream.pdf", report.CaptionsFile} {
 		fi, err := os.Stat(filepath.Join(out, f))
 		require.NoError(t, err)
 		assert.Greater(t, fi.Size(), int64(100), f)

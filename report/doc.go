@@ -1,4 +1,4 @@
-// Package figures draws the paper's trace patterning figures (SPEC §9) from a
+// Package report draws the paper's trace patterning figures (SPEC §9) from a
 // results directory written by ccn sweep, without running anything, and the
 // truncation study's figures (package truncation) when the directory holds
 // them.
@@ -29,4 +29,4 @@
 // A figure whose data are missing is skipped with a *plots.MissingError that
 // says what is missing (a study never swept, a sweep stage not settled, a group
 // without complete final runs), never drawn with an empty axis.
-package figures
+package report

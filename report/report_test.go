@@ -1,4 +1,4 @@
-package figures_test
+package report_test
 
 import (
 	"bytes"
@@ -17,9 +17,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ccn-go/ccn/experiments"
-	"github.com/ccn-go/ccn/figures"
-	"github.com/ccn-go/ccn/figures/figurestest"
 	"github.com/ccn-go/ccn/plots"
+	"github.com/ccn-go/ccn/report"
+	"github.com/ccn-go/ccn/report/reporttest"
 	"github.com/ccn-go/ccn/sweep"
 )
 
@@ -38,7 +38,7 @@ func fullResults(t *testing.T) string {
 	full.once.Do(func() {
 		full.dir, full.err = os.MkdirTemp("", "figures-full-")
 		if full.err == nil {
-			full.err = figurestest.WriteAll(full.dir, configs)
+			full.err = reporttest.WriteAll(full.dir, configs)
 		}
 	})
 	require.NoError(t, full.err)
@@ -67,24 +67,24 @@ func TestRenderEveryFigure(t *testing.T) {
 	dir := fullResults(t)
 	out := filepath.Join(t.TempDir(), "figs")
 	var log bytes.Buffer
-	rep, err := figures.Render(dir, out, figures.Options{}, &log)
+	rep, err := report.Render(dir, out, report.Options{}, &log)
 	require.NoError(t, err)
 	assert.Empty(t, rep.Skipped)
 	assert.Empty(t, log.String())
-	assert.Equal(t, figurestest.Scale, rep.Scale)
+	assert.Equal(t, reporttest.Scale, rep.Scale)
 
 	// Size in pixels at 300 dpi: 6×4 in by default, the stream 7×5 in, the
 	// two-panel ablation 12×4 in, the gradient-bias grid its own.
 	want := map[string][2]int{
-		figures.NameStream:         {2100, 1500},
-		figures.NameLearningCurves: {1800, 1200},
-		figures.NameComputeMatched: {1800, 1200},
-		figures.NameTruncationH10:  {1800, 1200},
-		figures.NamePredictions:    {1800, 1200},
-		figures.NameNormalization:  {1800, 1200},
-		figures.NameAblations:      {3600, 1200},
-		"gradient_bias":            {0, 0},
-		"cost":                     {1800, 1200},
+		report.NameStream:         {2100, 1500},
+		report.NameLearningCurves: {1800, 1200},
+		report.NameComputeMatched: {1800, 1200},
+		report.NameTruncationH10:  {1800, 1200},
+		report.NamePredictions:    {1800, 1200},
+		report.NameNormalization:  {1800, 1200},
+		report.NameAblations:      {3600, 1200},
+		"gradient_bias":           {0, 0},
+		"cost":                    {1800, 1200},
 	}
 	var drawn []string
 	for _, f := range rep.Drawn {
@@ -103,18 +103,18 @@ func TestRenderEveryFigure(t *testing.T) {
 	}
 	assert.ElementsMatch(t, mapsKeys(want), drawn)
 
-	captions, err := os.ReadFile(filepath.Join(out, figures.CaptionsFile))
+	captions, err := os.ReadFile(filepath.Join(out, report.CaptionsFile))
 	require.NoError(t, err)
 	text := string(captions)
 	for _, name := range drawn {
 		assert.Contains(t, text, name+": ", "captions name every figure")
 	}
-	learning := captionOf(t, text, figures.NameLearningCurves)
+	learning := captionOf(t, text, report.NameLearningCurves)
 	assert.Contains(t, learning, "Scale test, 400 steps per run, error averaged over the previous 100 steps")
 	assert.Contains(t, learning, "CCN: 3 seeds, selected epsilon=0.001 step-size=")
 	assert.Contains(t, learning, "T-BPTT k=15, H=4: 3 seeds")
-	assert.Contains(t, captionOf(t, text, figures.NameComputeMatched), "Dotted line: CCN's final error")
-	assert.NotContains(t, captionOf(t, text, figures.NameAblations), "selected default", "nothing is tuned in the ablations")
+	assert.Contains(t, captionOf(t, text, report.NameComputeMatched), "Dotted line: CCN's final error")
+	assert.NotContains(t, captionOf(t, text, report.NameAblations), "selected default", "nothing is tuned in the ablations")
 }
 
 func mapsKeys(m map[string][2]int) []string {
@@ -160,24 +160,24 @@ func readCurveCSV(t *testing.T, path string) map[float64]float64 {
 
 func TestGroupIsTheSelectedConfigurationOverTheFinalSeeds(t *testing.T) {
 	dir := fullResults(t)
-	r, err := figures.Open(dir, "")
+	r, err := report.Open(dir, "")
 	require.NoError(t, err)
-	assert.ElementsMatch(t, figurestest.AllStudies, r.Studies())
+	assert.ElementsMatch(t, reporttest.AllStudies, r.Studies())
 
 	plans, err := sweep.LoadPlans(dir)
 	require.NoError(t, err)
 	var main *sweep.Plan
 	for i := range plans {
-		if plans[i].Study == figures.StudyMain {
+		if plans[i].Study == report.StudyMain {
 			main = &plans[i]
 		}
 	}
 	require.NotNil(t, main)
-	g := slicesIndex(main, figures.GroupCCN)
+	g := slicesIndex(main, report.GroupCCN)
 	best, ok := main.Best(g, func(id string) sweep.Outcome { return sweep.Look(dir, id, sweep.DefaultMaxAttempts) })
 	require.True(t, ok)
 
-	grp, err := r.Group("test", figures.StudyMain, figures.GroupCCN)
+	grp, err := r.Group("test", report.StudyMain, report.GroupCCN)
 	require.NoError(t, err)
 	assert.Equal(t, main.Groups[g].Candidates[best].Label, grp.Candidate)
 	require.Len(t, grp.Runs, 3)
@@ -218,13 +218,13 @@ func slicesIndex(p *sweep.Plan, name string) int {
 
 func TestSeedsText(t *testing.T) {
 	tests := []struct {
-		g    figures.Group
+		g    report.Group
 		want string
 	}{
-		{figures.Group{Runs: make([]figures.Run, 1), Seeds: 1}, "1 seed"},
-		{figures.Group{Runs: make([]figures.Run, 5), Seeds: 5}, "5 seeds"},
-		{figures.Group{Runs: make([]figures.Run, 3), Seeds: 5, Diverged: 2}, "3 of 5 seeds (2 diverged)"},
-		{figures.Group{Runs: make([]figures.Run, 2), Seeds: 5, Diverged: 1, Missing: 2}, "2 of 5 seeds (1 diverged, 2 missing)"},
+		{report.Group{Runs: make([]report.Run, 1), Seeds: 1}, "1 seed"},
+		{report.Group{Runs: make([]report.Run, 5), Seeds: 5}, "5 seeds"},
+		{report.Group{Runs: make([]report.Run, 3), Seeds: 5, Diverged: 2}, "3 of 5 seeds (2 diverged)"},
+		{report.Group{Runs: make([]report.Run, 2), Seeds: 5, Diverged: 1, Missing: 2}, "2 of 5 seeds (1 diverged, 2 missing)"},
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, tt.g.SeedsText())
@@ -244,67 +244,67 @@ func TestMissingDataSaysWhatIsMissing(t *testing.T) {
 		{
 			name:  "no plans",
 			setup: func(t *testing.T, dir string) {},
-			drawn: []string{figures.NameStream},
+			drawn: []string{report.NameStream},
 			skipped: map[string]string{
-				figures.NameLearningCurves: "study main-comparison not in",
-				figures.NameComputeMatched: "study compute-matched-tbptt not in",
-				figures.NameTruncationH10:  "study truncation-h10 not in",
-				figures.NamePredictions:    "study main-comparison not in",
-				figures.NameNormalization:  "study normalization-ablation not in",
-				figures.NameAblations:      "study ccn-features-per-stage not in",
-				"gradient_bias":            "gradient_bias.csv not found (run: ccn truncation --out",
-				"cost":                     "cost.csv not found (run: ccn truncation --out",
+				report.NameLearningCurves: "study main-comparison not in",
+				report.NameComputeMatched: "study compute-matched-tbptt not in",
+				report.NameTruncationH10:  "study truncation-h10 not in",
+				report.NamePredictions:    "study main-comparison not in",
+				report.NameNormalization:  "study normalization-ablation not in",
+				report.NameAblations:      "study ccn-features-per-stage not in",
+				"gradient_bias":           "gradient_bias.csv not found (run: ccn truncation --out",
+				"cost":                    "cost.csv not found (run: ccn truncation --out",
 			},
 		},
 		{
 			name: "main comparison only",
 			setup: func(t *testing.T, dir string) {
-				require.NoError(t, figurestest.WriteStudy(dir, configs, figures.StudyMain, figurestest.Tiny(), figurestest.Complete))
+				require.NoError(t, reporttest.WriteStudy(dir, configs, report.StudyMain, reporttest.Tiny(), reporttest.Complete))
 			},
-			drawn: []string{figures.NameStream, figures.NameLearningCurves, figures.NamePredictions},
+			drawn: []string{report.NameStream, report.NameLearningCurves, report.NamePredictions},
 			skipped: map[string]string{
-				figures.NameComputeMatched: "study compute-matched-tbptt not in",
-				figures.NameTruncationH10:  "run: ccn sweep experiments/configs/truncation-h10.yaml --scale test --out",
-				figures.NameNormalization:  "study normalization-ablation not in",
-				figures.NameAblations:      "study ccn-features-per-stage not in",
-				"gradient_bias":            "not found",
-				"cost":                     "not found",
+				report.NameComputeMatched: "study compute-matched-tbptt not in",
+				report.NameTruncationH10:  "run: ccn sweep experiments/configs/truncation-h10.yaml --scale test --out",
+				report.NameNormalization:  "study normalization-ablation not in",
+				report.NameAblations:      "study ccn-features-per-stage not in",
+				"gradient_bias":           "not found",
+				"cost":                    "not found",
 			},
 		},
 		{
 			name: "sweep stage not run",
 			setup: func(t *testing.T, dir string) {
-				require.NoError(t, figurestest.WriteStudy(dir, configs, figures.StudyMain, figurestest.Tiny(), figurestest.PlanOnly))
-				require.NoError(t, figurestest.WriteTruncation(filepath.Join(dir, "truncation")))
+				require.NoError(t, reporttest.WriteStudy(dir, configs, report.StudyMain, reporttest.Tiny(), reporttest.PlanOnly))
+				require.NoError(t, reporttest.WriteTruncation(filepath.Join(dir, "truncation")))
 			},
-			drawn: []string{figures.NameStream, "gradient_bias", "cost"},
+			drawn: []string{report.NameStream, "gradient_bias", "cost"},
 			skipped: map[string]string{
-				figures.NameLearningCurves: "main-comparison/test group ccn: sweep stage not finished",
-				figures.NamePredictions:    "main-comparison/test group ccn: sweep stage not finished",
-				figures.NameComputeMatched: "study compute-matched-tbptt not in",
-				figures.NameTruncationH10:  "study truncation-h10 not in",
-				figures.NameNormalization:  "study normalization-ablation not in",
-				figures.NameAblations:      "study ccn-features-per-stage not in",
+				report.NameLearningCurves: "main-comparison/test group ccn: sweep stage not finished",
+				report.NamePredictions:    "main-comparison/test group ccn: sweep stage not finished",
+				report.NameComputeMatched: "study compute-matched-tbptt not in",
+				report.NameTruncationH10:  "study truncation-h10 not in",
+				report.NameNormalization:  "study normalization-ablation not in",
+				report.NameAblations:      "study ccn-features-per-stage not in",
 			},
 		},
 		{
 			name: "final runs not run",
 			setup: func(t *testing.T, dir string) {
-				for _, s := range []string{figures.StudyMain, figures.StudyFeatures, figures.StudySteps} {
-					require.NoError(t, figurestest.WriteStudy(dir, configs, s, figurestest.Tiny(), figurestest.SweepOnly))
+				for _, s := range []string{report.StudyMain, report.StudyFeatures, report.StudySteps} {
+					require.NoError(t, reporttest.WriteStudy(dir, configs, s, reporttest.Tiny(), reporttest.SweepOnly))
 				}
 			},
 			// Final seeds 0 and 1 of the main comparison are its sweep runs:
 			// its figures are drawn over 2 of 3 seeds.
-			drawn: []string{figures.NameStream, figures.NameLearningCurves, figures.NamePredictions},
+			drawn: []string{report.NameStream, report.NameLearningCurves, report.NamePredictions},
 			skipped: map[string]string{
-				figures.NameAblations: "ccn-features-per-stage/test group ccn/fps=1: none of 3 final runs complete (0 diverged, 3 pending or failed); " +
+				report.NameAblations: "ccn-features-per-stage/test group ccn/fps=1: none of 3 final runs complete (0 diverged, 3 pending or failed); " +
 					"ccn-features-per-stage/test group ccn/fps=2: none of 3 final runs complete (0 diverged, 3 pending or failed); and 4 more groups",
-				figures.NameComputeMatched: "study compute-matched-tbptt not in",
-				figures.NameTruncationH10:  "study truncation-h10 not in",
-				figures.NameNormalization:  "study normalization-ablation not in",
-				"gradient_bias":            "not found",
-				"cost":                     "not found",
+				report.NameComputeMatched: "study compute-matched-tbptt not in",
+				report.NameTruncationH10:  "study truncation-h10 not in",
+				report.NameNormalization:  "study normalization-ablation not in",
+				"gradient_bias":           "not found",
+				"cost":                    "not found",
 			},
 			captions: "CCN: 2 of 3 seeds (1 missing), selected",
 		},
@@ -315,7 +315,7 @@ func TestMissingDataSaysWhatIsMissing(t *testing.T) {
 			tt.setup(t, dir)
 			out := filepath.Join(t.TempDir(), "figs")
 			var log bytes.Buffer
-			rep, err := figures.Render(dir, out, figures.Options{}, &log)
+			rep, err := report.Render(dir, out, report.Options{}, &log)
 			require.NoError(t, err)
 			var drawn []string
 			for _, f := range rep.Drawn {
@@ -335,7 +335,7 @@ func TestMissingDataSaysWhatIsMissing(t *testing.T) {
 				assert.NotContains(t, s.Reason, "; study", "a missing study is named once")
 			}
 			if tt.captions != "" {
-				captions, err := os.ReadFile(filepath.Join(out, figures.CaptionsFile))
+				captions, err := os.ReadFile(filepath.Join(out, report.CaptionsFile))
 				require.NoError(t, err)
 				assert.Contains(t, string(captions), tt.captions)
 			}
@@ -344,50 +344,50 @@ func TestMissingDataSaysWhatIsMissing(t *testing.T) {
 }
 
 func TestOpenErrors(t *testing.T) {
-	_, err := figures.Open(filepath.Join(t.TempDir(), "absent"), "")
-	assert.ErrorIs(t, err, figures.ErrNoResults)
+	_, err := report.Open(filepath.Join(t.TempDir(), "absent"), "")
+	assert.ErrorIs(t, err, report.ErrNoResults)
 
 	dir := t.TempDir()
-	require.NoError(t, figurestest.WriteStudy(dir, configs, figures.StudyNormalization, figurestest.Tiny(), figurestest.PlanOnly))
-	_, err = figures.Open(dir, "paper")
-	assert.ErrorIs(t, err, figures.ErrScale)
+	require.NoError(t, reporttest.WriteStudy(dir, configs, report.StudyNormalization, reporttest.Tiny(), reporttest.PlanOnly))
+	_, err = report.Open(dir, "paper")
+	assert.ErrorIs(t, err, report.ErrScale)
 	assert.ErrorContains(t, err, `no plans at scale "paper" (it has test)`)
 
-	s, err := sweep.Load(filepath.Join(configs, figures.StudyNormalization+".yaml"))
+	s, err := sweep.Load(filepath.Join(configs, report.StudyNormalization+".yaml"))
 	require.NoError(t, err)
 	p, err := s.Plan("smoke")
 	require.NoError(t, err)
 	require.NoError(t, sweep.SavePlan(dir, p))
-	_, err = figures.Open(dir, "")
-	assert.ErrorIs(t, err, figures.ErrScale)
+	_, err = report.Open(dir, "")
+	assert.ErrorIs(t, err, report.ErrScale)
 	assert.ErrorContains(t, err, "holds the scales smoke, test: choose one")
-	r, err := figures.Open(dir, "smoke")
+	r, err := report.Open(dir, "smoke")
 	require.NoError(t, err)
-	assert.Equal(t, []string{figures.StudyNormalization}, r.Studies())
+	assert.Equal(t, []string{report.StudyNormalization}, r.Studies())
 }
 
 func TestStream(t *testing.T) {
-	f, err := figures.Stream(600, 0)
+	f, err := report.Stream(600, 0)
 	require.NoError(t, err)
-	assert.Equal(t, figures.NameStream, f.Name)
+	assert.Equal(t, report.NameStream, f.Name)
 	require.IsType(t, &plots.Grid{}, f.Drawer)
 	assert.Len(t, f.Drawer.(*plots.Grid).Panels, 2, "the stimuli over the return")
 	assert.Contains(t, f.Caption, "first 600 steps")
 	assert.Contains(t, f.Caption, "ISI 24 to 36 steps")
 
-	_, err = figures.Stream(0, 0)
+	_, err = report.Stream(0, 0)
 	var m *plots.MissingError
 	assert.ErrorAs(t, err, &m)
 }
 
 func TestPredictionsUsesACommonSeed(t *testing.T) {
-	r, err := figures.Open(fullResults(t), "")
+	r, err := report.Open(fullResults(t), "")
 	require.NoError(t, err)
-	f, err := figures.Predictions(r, 150)
+	f, err := report.Predictions(r, 150)
 	require.NoError(t, err)
 	assert.Contains(t, f.Caption, "over the last 150 steps of learning, final seed 0")
 	// 400 steps kept, fewer than asked: all of them.
-	f, err = figures.Predictions(r, 5000)
+	f, err = report.Predictions(r, 5000)
 	require.NoError(t, err)
 	assert.Contains(t, f.Caption, "over the last 400 steps")
 }
@@ -396,9 +396,9 @@ func TestReadCurveRejectsOtherFiles(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "curve.csv")
 	require.NoError(t, os.WriteFile(path, []byte("t,prediction,return\n1,2,3\n"), 0o644))
-	_, _, err := figures.ReadCurve(path)
+	_, _, err := report.ReadCurve(path)
 	assert.ErrorContains(t, err, `header "t,prediction,return", want "step,error"`)
 	require.NoError(t, os.WriteFile(path, []byte("step,error\n1,x\n"), 0o644))
-	_, _, err = figures.ReadCurve(path)
+	_, _, err = report.ReadCurve(path)
 	assert.ErrorContains(t, err, "curve.csv:2")
 }

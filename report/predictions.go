@@ -1,4 +1,4 @@
-package figures
+package report
 
 import (
 	"fmt"
@@ -65,7 +65,10 @@ func Predictions(r *Results, steps int) (Figure, error) {
 	if err != nil {
 		return Figure{}, err
 	}
+	// Top left: the returns peak at the right of each trial, the legend
+	// would hide them there.
+	p.Legend.Left = true
 	return Figure{Name: fig, Drawer: p, Caption: fmt.Sprintf(
-		"Figure 6 (trace patterning): predictions of CCN (%s) and T-BPTT (%s) against the true return over the last %d steps of learning, final seed %d of the main comparison; %s",
+		"Figure 6 (trace patterning): predictions of CCN (%s) and T-BPTT (%s) against the true return over the last %d steps of learning, final seed %d of the main comparison. %s",
 		ccn.Candidate, methodLabel(tbptt.Config)+", "+tbptt.Candidate, len(t)-from, ccnRun.Summary.Seed, runText(ccn))}, nil
 }

@@ -1,4 +1,4 @@
-package figures_test
+package report_test
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/ccn-go/ccn/figures"
+	"github.com/ccn-go/ccn/report"
 )
 
 // Render draws every figure it can: from a results directory that holds no
@@ -20,7 +20,7 @@ func ExampleRender() {
 	}
 	defer os.RemoveAll(results)
 
-	rep, err := figures.Render(results, filepath.Join(results, "figures"), figures.Options{}, io.Discard)
+	rep, err := report.Render(results, filepath.Join(results, "figures"), report.Options{}, io.Discard)
 	if err != nil {
 		fmt.Println(err)
 		return

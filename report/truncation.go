@@ -1,4 +1,4 @@
-package figures
+package report
 
 import (
 	"errors"

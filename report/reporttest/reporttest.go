@@ -1,9 +1,9 @@
-// Package figurestest writes small but real results directories for the tests
+// Package reporttest writes small but real results directories for the tests
 // of package figures and of ccn plot: the experiment files of
 // experiments/configs expanded at a tiny scale by package sweep, every
 // selected run computed by experiments.Run, and the truncation study's CSVs
 // written by package truncation's writers.
-package figurestest
+package reporttest
 
 import (
 	"bytes"
