@@ -250,6 +250,9 @@ func (r *Results) WriteFiles(dir string) ([]string, error) {
 			return paths, fmt.Errorf("sweep: %w", err)
 		}
 		err = f.write(tmp)
+		if err == nil {
+			err = tmp.Chmod(0o644)
+		}
 		if cerr := tmp.Close(); err == nil {
 			err = cerr
 		}

@@ -83,6 +83,8 @@ type Scale struct {
 // string of comma-separated integers and inclusive ranges: "0-4", "0-2,7".
 type Seeds []uint64
 
+var _ yaml.Unmarshaler = (*Seeds)(nil)
+
 // UnmarshalYAML implements yaml.Unmarshaler.
 func (s *Seeds) UnmarshalYAML(n *yaml.Node) error {
 	switch n.Kind {

@@ -227,8 +227,21 @@ func emitSweep(plan sweep.Plan, out, tasksPath, slurmPath, bin string, throttle 
 	return nil
 }
 
-// writeFileReplacing writes path through a temporary file and a rename.
+// writeFileReplacing writes path through a temporary file and a rename. A
+// path that exists and is not a regular file (/dev/null, a named pipe) is
+// written in place: a rename would replace the device or pipe itself.
 func writeFileReplacing(path string, data []byte, perm os.FileMode) error {
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		_, err = f.Write(data)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return err

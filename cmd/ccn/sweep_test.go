@@ -299,3 +299,18 @@ func TestSweepEmitSlurm(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotZero(t, fi.Mode()&0o100, "the script is executable")
 }
+
+// TestSweepEmitToDevNull writes the task file to a device in place: a rename
+// over /dev/null would replace the device with a regular file.
+func TestSweepEmitToDevNull(t *testing.T) {
+	fi, err := os.Stat(os.DevNull)
+	require.NoError(t, err)
+	require.NotZero(t, fi.Mode()&os.ModeCharDevice)
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"sweep", tinyStudy, "--scale", "test", "--out", t.TempDir(), "--emit-tasks", os.DevNull}, &stdout, &stderr)
+	require.Equal(t, 0, code, stderr.String())
+	assert.Contains(t, stdout.String(), "11 runnable runs")
+	fi, err = os.Stat(os.DevNull)
+	require.NoError(t, err)
+	assert.NotZero(t, fi.Mode()&os.ModeCharDevice, "/dev/null is still a device")
+}
