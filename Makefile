@@ -16,7 +16,7 @@ help:
 	@echo "make test-slurm     start a single-node Slurm (root; scripts/slurm-up.sh) and test a sweep through it"
 
 build:
-	$(GO) build -o $(BIN) ./cmd/ccn
+	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/ccn
 
 test:
 	$(GO) vet ./...

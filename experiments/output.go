@@ -83,36 +83,6 @@ func ReadSummary(dir string) (Summary, error) {
 	return s, nil
 }
 
-// writeAtomic writes data to dir/name through a temporary file in dir and a
-// rename, so that readers see either no file or the whole file.
-func writeAtomic(dir, name string, data []byte) error {
-	f, err := os.CreateTemp(dir, "."+name+".*.tmp")
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return err
-	}
-	return commitTemp(f, filepath.Join(dir, name))
-}
-
-// commitTemp syncs and closes the temporary file f and renames it to path.
-func commitTemp(f *os.File, path string) error {
-	err := f.Sync()
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
-}
-
 // CheckDir reports, with an error wrapping ErrInvalid, whether dir can hold a
 // run: either it is an existing writable directory, or its parent is an
 // existing writable directory in which it can be created. It creates nothing

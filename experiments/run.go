@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"time"
+
+	"github.com/ccn-go/ccn/internal/atomicfile"
 )
 
 // ErrDiverged is returned by Run, with the written Summary, when a prediction
@@ -94,14 +96,13 @@ func execute(ctx context.Context, cfg RunConfig, dir string, opts Options) (sum 
 	if err := os.Remove(filepath.Join(dir, SummaryFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return sum, err
 	}
-	curveTmp, err := os.CreateTemp(dir, "."+CurveFile+".*.tmp")
+	curveTmp, err := atomicfile.Create(filepath.Join(dir, CurveFile), 0o644)
 	if err != nil {
 		return sum, err
 	}
 	defer func() {
 		if err != nil && !errors.Is(err, ErrDiverged) {
-			curveTmp.Close()
-			os.Remove(curveTmp.Name())
+			curveTmp.Abort()
 		}
 	}()
 	curve := bufio.NewWriterSize(curveTmp, 1<<16)
@@ -188,17 +189,17 @@ func execute(ctx context.Context, cfg RunConfig, dir string, opts Options) (sum 
 	if err := curve.Flush(); err != nil {
 		return sum, err
 	}
-	if err := commitTemp(curveTmp, filepath.Join(dir, CurveFile)); err != nil {
+	if err := curveTmp.Commit(); err != nil {
 		return sum, err
 	}
-	if err := writeAtomic(dir, PredictionsFile, predictionsCSV(preds, steps)); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(dir, PredictionsFile), predictionsCSV(preds, steps), 0o644); err != nil {
 		return sum, err
 	}
 	js, err := json.MarshalIndent(sum, "", "  ")
 	if err != nil {
 		return sum, err
 	}
-	if err := writeAtomic(dir, SummaryFile, append(js, '\n')); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(dir, SummaryFile), append(js, '\n'), 0o644); err != nil {
 		return sum, err
 	}
 	prog.finish(sum)

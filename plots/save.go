@@ -3,9 +3,10 @@ package plots
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/ccn-go/ccn/internal/atomicfile"
 
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -40,43 +41,23 @@ func SaveSize(fig Drawer, w, h vg.Length, base string) error {
 
 	img := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(DPI))
 	fig.Draw(draw.New(img))
-	if err := writeAtomic(base+".png", vgimg.PngCanvas{Canvas: img}); err != nil {
+	if err := writeTo(base+".png", vgimg.PngCanvas{Canvas: img}); err != nil {
 		return err
 	}
 
 	doc := vgpdf.New(w, h)
 	doc.EmbedFonts(true)
 	fig.Draw(draw.New(doc))
-	return writeAtomic(base+".pdf", doc)
+	return writeTo(base+".pdf", doc)
 }
 
-// writeAtomic writes wt to a temporary file next to path and renames it to
-// path.
-func writeAtomic(path string, wt io.WriterTo) (err error) {
-	dir, name := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+name+".*.tmp")
+// writeTo writes wt to path atomically (package atomicfile).
+func writeTo(path string, wt io.WriterTo) error {
+	err := atomicfile.Write(path, 0o644, func(w io.Writer) error {
+		_, err := wt.WriteTo(w)
+		return err
+	})
 	if err != nil {
-		return fmt.Errorf("plots: save %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err = wt.WriteTo(f); err != nil {
-		return fmt.Errorf("plots: save %s: %w", path, err)
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("plots: save %s: %w", path, err)
-	}
-	if err = os.Chmod(f.Name(), 0o644); err != nil {
-		return fmt.Errorf("plots: save %s: %w", path, err)
-	}
-	if err = os.Rename(f.Name(), path); err != nil {
 		return fmt.Errorf("plots: save %s: %w", path, err)
 	}
 	return nil

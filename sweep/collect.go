@@ -12,6 +12,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/ccn-go/ccn/internal/atomicfile"
+
 	"github.com/ccn-go/ccn/experiments"
 )
 
@@ -245,23 +247,8 @@ func (r *Results) WriteFiles(dir string) ([]string, error) {
 		write func(io.Writer) error
 	}{{CurvesFile, r.WriteCurves}, {CandidatesFile, r.WriteCandidates}, {SelectionFile, r.WriteSelection}} {
 		path := filepath.Join(dir, f.name)
-		tmp, err := os.CreateTemp(dir, "."+f.name+".*.tmp")
-		if err != nil {
+		if err := atomicfile.Write(path, 0o644, f.write); err != nil {
 			return paths, fmt.Errorf("sweep: %w", err)
-		}
-		err = f.write(tmp)
-		if err == nil {
-			err = tmp.Chmod(0o644)
-		}
-		if cerr := tmp.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil {
-			err = os.Rename(tmp.Name(), path)
-		}
-		if err != nil {
-			os.Remove(tmp.Name())
-			return paths, err
 		}
 		paths = append(paths, path)
 	}

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ccn-go/ccn/internal/atomicfile"
+
 	"github.com/ccn-go/ccn/experiments"
 )
 
@@ -98,7 +100,7 @@ func recordFailure(dir string, cfg experiments.RunConfig, runErr error) (int, er
 		return f.Attempts, err
 	}
 	b, _ := json.MarshalIndent(f, "", "  ")
-	return f.Attempts, writeFileAtomic(filepath.Join(dir, FailedFile), append(b, '\n'))
+	return f.Attempts, atomicfile.WriteFile(filepath.Join(dir, FailedFile), append(b, '\n'), 0o644)
 }
 
 // clearFailure removes the failure record of a run that now completed, and
@@ -120,36 +122,6 @@ func removeStale(dir string) {
 	}
 }
 
-// writeFileAtomic writes data to path through a temporary file in the same
-// directory and a rename, so readers see either the old file or the new one.
-func writeFileAtomic(path string, data []byte) error {
-	dir, name := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+name+".*.tmp")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(0o644)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
-}
-
 // SavePlan writes the plan to out/plans/STUDY-SCALE.json (atomically) and
 // creates the results directory layout.
 func SavePlan(out string, p Plan) error {
@@ -162,7 +134,7 @@ func SavePlan(out string, p Plan) error {
 	if err != nil {
 		return fmt.Errorf("sweep: %w", err)
 	}
-	return writeFileAtomic(filepath.Join(out, PlansDir, p.planFile()), append(b, '\n'))
+	return atomicfile.WriteFile(filepath.Join(out, PlansDir, p.planFile()), append(b, '\n'), 0o644)
 }
 
 // LoadPlans reads every plan saved in out, ordered by study and scale.

@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/ccn-go/ccn/internal/atomicfile"
+
 	"github.com/ccn-go/ccn/experiments"
 	"github.com/ccn-go/ccn/sweep"
 )
@@ -194,7 +196,7 @@ func emitSweep(plan sweep.Plan, out, tasksPath, slurmPath, bin string, throttle 
 	if err := sweep.WriteTasks(&buf, bin, absOut, tasks, gate); err != nil {
 		return exitError{exitSweepFailed, err.Error()}
 	}
-	if err := writeFileReplacing(tasksPath, buf.Bytes(), 0o644); err != nil {
+	if err := atomicfile.WriteFile(tasksPath, buf.Bytes(), 0o644); err != nil {
 		return exitError{exitSweepFailed, err.Error()}
 	}
 	fmt.Fprintf(stdout, "%s: %d runnable runs written to %s\n", plan.Study+"/"+plan.Scale, len(tasks), tasksPath)
@@ -210,7 +212,7 @@ func emitSweep(plan sweep.Plan, out, tasksPath, slurmPath, bin string, throttle 
 				err = os.MkdirAll(filepath.Join(absOut, "logs"), 0o755)
 			}
 			if err == nil {
-				err = writeFileReplacing(slurmPath, buf.Bytes(), 0o755)
+				err = atomicfile.WriteFile(slurmPath, buf.Bytes(), 0o755)
 			}
 			if err != nil {
 				return exitError{exitSweepFailed, err.Error()}
@@ -225,39 +227,4 @@ func emitSweep(plan sweep.Plan, out, tasksPath, slurmPath, bin string, throttle 
 		fmt.Fprintf(stdout, "every run is complete: ccn collect %s\n", out)
 	}
 	return nil
-}
-
-// writeFileReplacing writes path through a temporary file and a rename. A
-// path that exists and is not a regular file (/dev/null, a named pipe) is
-// written in place: a rename would replace the device or pipe itself.
-func writeFileReplacing(path string, data []byte, perm os.FileMode) error {
-	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
-		f, err := os.OpenFile(path, os.O_WRONLY, 0)
-		if err != nil {
-			return err
-		}
-		_, err = f.Write(data)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		return err
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(perm)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
 }
