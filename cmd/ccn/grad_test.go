@@ -137,3 +137,16 @@ func TestGradBadInput(t *testing.T) {
 	assert.Empty(t, stdout)
 	assert.Contains(t, stderr, "read case")
 }
+
+// Keys the case format does not know are ignored, so users can annotate cases.
+func TestGradIgnoresUnknownKeys(t *testing.T) {
+	data, err := os.ReadFile("testdata/case.json")
+	require.NoError(t, err)
+	p := filepath.Join(t.TempDir(), "annotated.json")
+	annotated := bytes.Replace(data, []byte("{"), []byte(`{"comment": "from my framework", "seed": 3,`), 1)
+	require.NoError(t, os.WriteFile(p, annotated, 0o644))
+	_, plain, _ := runCLI("grad", "--case", "testdata/case.json", "--engine", "backward")
+	code, stdout, stderr := runCLI("grad", "--case", p, "--engine", "backward")
+	assert.Equal(t, 0, code, stderr)
+	assert.Equal(t, plain, stdout)
+}
