@@ -31,7 +31,8 @@ type TD struct {
 	gamma, lambda float64
 
 	learner Learner
-	staged  Staged // nil if the learner's layout never changes
+	staged  Staged          // nil if the learner's layout never changes
+	acc     GradAccumulator // nil if the learner has no fused trace update
 	opt     Optimizer
 	layout  Layout
 	stage   int
@@ -57,6 +58,7 @@ func NewTD(l Learner, layout Layout, opt Optimizer, gamma, lambda float64) *TD {
 		panic(fmt.Sprintf("experiments: γ = %v and λ = %v must lie in [0, 1]", gamma, lambda))
 	}
 	a := &TD{gamma: gamma, lambda: lambda, learner: l, opt: opt, layout: layout}
+	a.acc, _ = l.(GradAccumulator)
 	if s, ok := l.(Staged); ok {
 		a.staged = s
 		a.stage = s.Stage()
@@ -96,14 +98,21 @@ func (a *TD) Step(x []float64, c float64) (y float64, ok bool) {
 	}
 	y = a.learner.Step(x)
 	a.checkStage()
-	a.learner.Grad(a.g)
+	fused := a.acc != nil
+	if !fused {
+		a.learner.Grad(a.g) // before θ changes
+	}
 	delta := c + a.gamma*y - a.y
 	// The direction δ·z uses z before ∇v(x') is folded in.
 	a.opt.Update(a.learner.Params(), a.z, delta)
-	z, g := a.z, a.g[:len(a.z)]
 	decay := a.gamma * a.lambda
-	for i, zi := range z {
-		z[i] = decay*zi + g[i]
+	if fused {
+		a.acc.AccumulateGrad(a.z, decay)
+	} else {
+		z, g := a.z, a.g[:len(a.z)]
+		for i, zi := range z {
+			z[i] = decay*zi + g[i]
+		}
 	}
 	a.y = y
 	return y, !math.IsNaN(y) && !math.IsInf(y, 0)

@@ -172,3 +172,38 @@ func TestNewTDPanics(t *testing.T) {
 	assert.Panics(t, func() { NewTD(l, Layout{Size: 3, HeadEnd: 3, Features: 1}, &sgd{}, math.NaN(), 0.9) })
 	assert.Panics(t, func() { NewTD(l, Layout{Size: 3, HeadEnd: 3, Features: 1}, &sgd{}, 0.9, 1.5) })
 }
+
+
+// Staged learners stay staged when their fused trace update is hidden.
+type unfusedStaged struct {
+	Learner
+	Staged
+}
+
+// The fused trace update (forward.Network.AccumulateGrad) changes nothing:
+// a CCN trained through either path ends with bitwise equal parameters,
+// across stage changes.
+func TestTDFusedTraceMatchesGrad(t *testing.T) {
+	cfg := RunConfig{Method: MethodCCN, Steps: 3000, StepsPerStage: 700, Features: 8, FeaturesPerStage: 2, Seed: 4}.Resolve()
+	require.NoError(t, cfg.Validate())
+	run := func(hide bool) []float64 {
+		e := cfg.NewEnv()
+		l, layout, opt := cfg.NewLearner(e.ObservationSize())
+		_, isAcc := l.(GradAccumulator)
+		require.True(t, isAcc)
+		if hide {
+			l = unfusedStaged{l, l.(Staged)}
+		}
+		a := NewTD(l, layout, opt, 0.9, 0.99)
+		x := make([]float64, e.ObservationSize())
+		c, _ := e.Next(x)
+		a.Start(x)
+		for i := 0; i < cfg.Steps; i++ {
+			c, _ = e.Next(x)
+			a.Step(x, c)
+		}
+		return append([]float64(nil), l.Params()...)
+	}
+	fused, plain := run(false), run(true)
+	assert.Equal(t, plain, fused)
+}

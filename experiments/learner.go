@@ -1,6 +1,9 @@
 package experiments
 
-import "github.com/ccn-go/ccn/arch"
+import (
+	"github.com/ccn-go/ccn/arch"
+	"github.com/ccn-go/ccn/forward"
+)
 
 // Learner is a differentiable predictor v_θ stepped online: Step consumes the
 // next observation and returns the prediction, Grad writes ∂y/∂θ of the last
@@ -12,6 +15,20 @@ type Learner interface {
 	Params() []float64
 	NumParams() int
 }
+
+// GradAccumulator is implemented by learners that can fold the gradient of
+// their latest prediction into an eligibility trace in one pass,
+//
+//	z ← decay·z + ∇v
+//
+// reading only what Step stored, so that the parameters may change between
+// Step and AccumulateGrad (forward.Network). TD uses it to save a pass over
+// the parameters per step; the result is the same as Grad followed by the sum.
+type GradAccumulator interface {
+	AccumulateGrad(z []float64, decay float64)
+}
+
+var _ GradAccumulator = (*forward.Network)(nil)
 
 // Staged is implemented by learners whose learnable vector changes size and
 // meaning when a stage is added (forward.Network): Stage is the index of the

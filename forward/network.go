@@ -274,6 +274,36 @@ func (n *Network) Grad(dst []float64) {
 	dst[n.offBias] = 1
 }
 
+// AccumulateGrad folds the gradient of the latest prediction into an
+// eligibility trace z (learnable layout) in one pass:
+//
+//	z ← decay·z + ∂y_t/∂θ
+//
+// The result is bitwise that of Grad into a buffer followed by the sum. Like
+// Grad it reads only what Step stored, so the parameters may change between
+// Step and AccumulateGrad (an optimizer step in TD(λ)).
+func (n *Network) AccumulateGrad(z []float64, decay float64) {
+	if len(z) != len(n.learn) {
+		panic(fmt.Sprintf("forward: network trace has length %d, want %d", len(z), len(n.learn)))
+	}
+	L := n.top.Learning()
+	lo, hi := n.stageStart[L], n.stageStart[L+1]
+	size := arch.ColumnParams(n.top.ColumnInputs(L))
+	for j := 0; j < hi-lo; j++ {
+		c := n.coef[j]
+		blk := z[j*size : (j+1)*size]
+		for p, t := range n.cols[lo+j].hTrace[:size] {
+			blk[p] = decay*blk[p] + c*t
+		}
+	}
+	m := n.top.Inputs
+	head := z[n.offHead:n.offBias]
+	for k, f := range n.in[m : m+hi] {
+		head[k] = decay*head[k] + f
+	}
+	z[n.offBias] = decay*z[n.offBias] + 1
+}
+
 // OpsPerStep returns the floating-point additions, subtractions,
 // multiplications and divisions of one Step followed by one Grad at the current
 // topology, counted from the code (exponentials, tanh, square roots, max and

@@ -343,3 +343,37 @@ func TestNetworkOps(t *testing.T) {
 	want := 4*col.FrozenOpsPerStep() + 4*(learning.OpsPerStep()+arch.ColumnParams(m+4)+1) + 2*8
 	assert.Equal(t, want, ccn.OpsPerStep())
 }
+
+// AccumulateGrad is Grad followed by z ← decay·z + g, bitwise, and ignores
+// parameter changes made after Step.
+func TestNetworkAccumulateGrad(t *testing.T) {
+	n := NewNetwork(NetworkConfig{Inputs: 5, FeaturesPerStage: 2, MaxFeatures: 6, StepsPerStage: 7,
+		Norm: arch.Normalization{Enabled: true, Decay: 0.9}, Seed: 3})
+	rng := rand.New(rand.NewPCG(1, 2))
+	x := make([]float64, 5)
+	var z, want, g []float64
+	for step := 0; step < 30; step++ {
+		for i := range x {
+			x[i] = rng.NormFloat64()
+		}
+		n.Step(x)
+		if len(z) != n.NumParams() { // a new stage: start the trace afresh
+			z = make([]float64, n.NumParams())
+			want = make([]float64, n.NumParams())
+			g = make([]float64, n.NumParams())
+		}
+		p := n.Params()
+		for i := range p {
+			p[i] += 0.01 * rng.NormFloat64() // an optimizer step between Step and the fold
+		}
+		n.Grad(g)
+		for i := range want {
+			want[i] = 0.9*want[i] + g[i]
+		}
+		n.AccumulateGrad(z, 0.9)
+		require.Equal(t, want, z, "step %d", step)
+	}
+	assert.Equal(t, 2, n.Stage(), "the test crossed stage changes")
+	assert.Zero(t, testing.AllocsPerRun(100, func() { n.AccumulateGrad(z, 0.9) }))
+	assert.Panics(t, func() { n.AccumulateGrad(make([]float64, 3), 0.9) })
+}
