@@ -173,7 +173,6 @@ func TestNewTDPanics(t *testing.T) {
 	assert.Panics(t, func() { NewTD(l, Layout{Size: 3, HeadEnd: 3, Features: 1}, &sgd{}, 0.9, 1.5) })
 }
 
-
 // Staged learners stay staged when their fused trace update is hidden.
 type unfusedStaged struct {
 	Learner
