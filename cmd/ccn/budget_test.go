@@ -77,7 +77,12 @@ func TestBudgetMatching(t *testing.T) {
 		assert.Equal(t, want[1], rows[key][4], key)
 	}
 	assert.Len(t, rows, 8+3, "eight paper truncations and three other methods")
-	assert.Contains(t, out, "2:13 3:10 5:8 8:5 10:5 15:4 20:3 30:2")
+	// The paper's pairs follow, each with its cost under the paper's formula
+	// (hand-computed: (k+1)(4H² + 4·12·H + 4H)).
+	for pair, cost := range map[string]string{"2:13": "4056", "3:10": "3680", "5:8": "4032", "8:5": "3240",
+		"10:5": "3960", "15:4": "4352", "20:3": "4032", "30:2": "3720"} {
+		assert.Regexp(t, `(?m)^`+pair+` +`+cost+` `, out, pair)
+	}
 
 	stdout.Reset()
 	require.Equal(t, 0, run([]string{"budget", "--ops", "4000", "--truncations", "15", "--nearest"}, &stdout, &stderr))
