@@ -23,19 +23,9 @@ type Adam struct {
 
 var _ Optimizer = (*Adam)(nil)
 
-func (a *Adam) beta2() float64 {
-	if a.Beta2 == 0 {
-		return 0.9999
-	}
-	return a.Beta2
-}
+func (a *Adam) beta2() float64 { return orDefault(a.Beta2, 0.9999) }
 
-func (a *Adam) epsilon() float64 {
-	if a.Epsilon == 0 {
-		return 1e-8
-	}
-	return a.Epsilon
-}
+func (a *Adam) epsilon() float64 { return orDefault(a.Epsilon, 1e-8) }
 
 // Reset implements Optimizer.
 func (a *Adam) Reset(l Layout) {

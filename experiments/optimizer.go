@@ -51,3 +51,11 @@ func remapInto(old []float64, from []int, fill float64) []float64 {
 	}
 	return out
 }
+
+// orDefault returns x, or def when x is the zero value that stands for it.
+func orDefault(x, def float64) float64 {
+	if x == 0 {
+		return def
+	}
+	return x
+}

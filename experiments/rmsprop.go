@@ -25,19 +25,9 @@ type RMSProp struct {
 
 var _ Optimizer = (*RMSProp)(nil)
 
-func (r *RMSProp) beta() float64 {
-	if r.Beta == 0 {
-		return 0.9999
-	}
-	return r.Beta
-}
+func (r *RMSProp) beta() float64 { return orDefault(r.Beta, 0.9999) }
 
-func (r *RMSProp) epsilon() float64 {
-	if r.Epsilon == 0 {
-		return 1e-8
-	}
-	return r.Epsilon
-}
+func (r *RMSProp) epsilon() float64 { return orDefault(r.Epsilon, 1e-8) }
 
 // Reset implements Optimizer.
 func (r *RMSProp) Reset(l Layout) {

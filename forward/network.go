@@ -259,19 +259,8 @@ func (n *Network) Grad(dst []float64) {
 	if len(dst) != len(n.learn) {
 		panic(fmt.Sprintf("forward: network gradient has length %d, want %d", len(dst), len(n.learn)))
 	}
-	L := n.top.Learning()
-	lo, hi := n.stageStart[L], n.stageStart[L+1]
-	size := arch.ColumnParams(n.top.ColumnInputs(L))
-	for j := 0; j < hi-lo; j++ {
-		c := n.coef[j]
-		blk := dst[j*size : (j+1)*size]
-		for p, t := range n.cols[lo+j].hTrace[:size] {
-			blk[p] = c * t
-		}
-	}
-	m := n.top.Inputs
-	copy(dst[n.offHead:n.offBias], n.in[m:m+hi])
-	dst[n.offBias] = 1
+	clear(dst)
+	n.AccumulateGrad(dst, 0)
 }
 
 // AccumulateGrad folds the gradient of the latest prediction into an
@@ -279,7 +268,7 @@ func (n *Network) Grad(dst []float64) {
 //
 //	z ← decay·z + ∂y_t/∂θ
 //
-// The result is bitwise that of Grad into a buffer followed by the sum. Like
+// Grad is AccumulateGrad into a zeroed vector. Like
 // Grad it reads only what Step stored, so the parameters may change between
 // Step and AccumulateGrad (an optimizer step in TD(λ)).
 func (n *Network) AccumulateGrad(z []float64, decay float64) {
