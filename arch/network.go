@@ -96,11 +96,11 @@ func (n Network) FirstFeature(s int) int {
 func (n Network) ColumnInputs(s int) int { return n.Inputs + n.FirstFeature(s) }
 
 // NumFrozen is the length of the frozen parameter vector.
-func (n Network) NumFrozen() int { return n.FrozenOffset(n.Learning(), 0) }
+func (n Network) NumFrozen() int { return n.OffFrozen(n.Learning(), 0) }
 
-// FrozenOffset is the offset of the block of column j of frozen stage s in the
-// frozen vector. FrozenOffset(Learning(), 0) is NumFrozen().
-func (n Network) FrozenOffset(s, j int) int {
+// OffFrozen is the offset of the block of column j of frozen stage s in the
+// frozen vector. OffFrozen(Learning(), 0) is NumFrozen().
+func (n Network) OffFrozen(s, j int) int {
 	off := 0
 	for t := 0; t < s; t++ {
 		off += n.Stages[t] * ColumnParams(n.ColumnInputs(t))
@@ -114,11 +114,11 @@ func (n Network) LearningColumnInputs() int { return n.ColumnInputs(n.Learning()
 // LearningColumns is the number of columns learning now.
 func (n Network) LearningColumns() int { return n.Stages[n.Learning()] }
 
-// LearnOffset is the offset of learning column j's block in the learnable vector.
-func (n Network) LearnOffset(j int) int { return j * ColumnParams(n.LearningColumnInputs()) }
+// OffLearn is the offset of learning column j's block in the learnable vector.
+func (n Network) OffLearn(j int) int { return j * ColumnParams(n.LearningColumnInputs()) }
 
 // OffHead is the offset of the head weights w in the learnable vector.
-func (n Network) OffHead() int { return n.LearnOffset(n.LearningColumns()) }
+func (n Network) OffHead() int { return n.OffLearn(n.LearningColumns()) }
 
 // OffHeadBias is the index of the head bias b in the learnable vector.
 func (n Network) OffHeadBias() int { return n.OffHead() + n.Features() }

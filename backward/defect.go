@@ -1,14 +1,16 @@
 package backward
 
+import "fmt"
+
 // Defect is a deliberate mistake the engine can be told to make. It exists
 // for the teeth tests of the comparison only (package compare shows that the
 // exact check against the autodiff reference fails on each of them); leave it
-// at None for everything else.
+// at NoDefect for everything else.
 type Defect int
 
 const (
-	// None computes the correct truncated gradient.
-	None Defect = iota
+	// NoDefect computes the correct truncated gradient.
+	NoDefect Defect = iota
 	// OffByOneWindow pairs the oldest step of a full window with the wrong
 	// previous state: the state after the newest step (h_t, c_t) instead of
 	// the state at t−k entering the window. That is what a ring of k stored
@@ -24,12 +26,14 @@ const (
 // String returns the name of the defect.
 func (d Defect) String() string {
 	switch d {
-	case None:
-		return "none"
+	case NoDefect:
+		return "NoDefect"
 	case OffByOneWindow:
-		return "off-by-one-window"
+		return "OffByOneWindow"
 	case DropForgetPath:
-		return "drop-forget-path"
+		return "DropForgetPath"
 	}
-	return "unknown"
+	return fmt.Sprintf("Defect(%d)", int(d))
 }
+
+var _ fmt.Stringer = NoDefect

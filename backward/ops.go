@@ -17,7 +17,7 @@ func (t *TBPTT) OpsPerStep() int {
 
 // Ops returns the exact number of arithmetic operations one Step plus one
 // Grad of a TBPTT of the given shape performs when the backward window holds
-// window ≥ 1 steps, with Defect None. Every floating-point multiply, add and
+// window ≥ 1 steps, with Defect NoDefect. Every floating-point multiply, add and
 // subtract counts one; each gate nonlinearity (σ or tanh) and each tanh(c)
 // counts one; copies, clears and index arithmetic count nothing. Starting an
 // accumulator at the bias or at a stored value costs nothing.

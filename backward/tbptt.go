@@ -102,8 +102,8 @@ func (t *TBPTT) Truncation() int { return t.k }
 // Steps returns the number of steps taken since the last Reset.
 func (t *TBPTT) Steps() int { return t.steps }
 
-// Hidden returns a view of the current hidden state h_t; do not modify it.
-func (t *TBPTT) Hidden() []float64 { return t.h }
+// H returns a view of the current hidden state h_t; do not modify it.
+func (t *TBPTT) H() []float64 { return t.h }
 
 // Reset clears the state and the history; the parameters are kept.
 func (t *TBPTT) Reset() {

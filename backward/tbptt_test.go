@@ -206,8 +206,8 @@ func TestDefects(t *testing.T) {
 			}
 		})
 	}
-	assert.Equal(t, "none", None.String())
-	assert.Equal(t, "unknown", Defect(99).String())
+	assert.Equal(t, "NoDefect", NoDefect.String())
+	assert.Equal(t, "Defect(99)", Defect(99).String())
 }
 
 func TestZeroAllocsPerStep(t *testing.T) {

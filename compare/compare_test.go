@@ -84,11 +84,11 @@ func TestInjectedErrorsAreCaught(t *testing.T) {
 		}},
 		{"T-BPTT window off by one (the authors' ring buffer)", func(d bool) (Agreement, error) {
 			rng := NewRand(3, 2)
-			return CheckTBPTT(r, dense, 5, RandomTrajectory(rng, 0, 25, 4), rng, pick(d, backward.OffByOneWindow, backward.None))
+			return CheckTBPTT(r, dense, 5, RandomTrajectory(rng, 0, 25, 4), rng, pick(d, backward.OffByOneWindow, backward.NoDefect))
 		}},
 		{"T-BPTT drops the forget path", func(d bool) (Agreement, error) {
 			rng := NewRand(3, 3)
-			return CheckTBPTT(r, dense, 0, RandomTrajectory(rng, 0, 25, 4), rng, pick(d, backward.DropForgetPath, backward.None))
+			return CheckTBPTT(r, dense, 0, RandomTrajectory(rng, 0, 25, 4), rng, pick(d, backward.DropForgetPath, backward.NoDefect))
 		}},
 		{"CCN learning columns read previous-step features (the authors' staging)", func(d bool) (Agreement, error) {
 			rng := NewRand(3, 4)

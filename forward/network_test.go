@@ -173,7 +173,7 @@ func TestColumnarNetworkIsIndependentColumns(t *testing.T) {
 	cols := make([]*Column, d)
 	for j := range cols {
 		cols[j] = NewColumn(m)
-		copy(cols[j].Params(), n.Params()[top.LearnOffset(j):top.LearnOffset(j+1)])
+		copy(cols[j].Params(), n.Params()[top.OffLearn(j):top.OffLearn(j+1)])
 	}
 	w, b := n.Params()[top.OffHead():top.OffHeadBias()], n.Params()[top.OffHeadBias()]
 	got := make([]float64, n.NumParams())
@@ -187,7 +187,7 @@ func TestColumnarNetworkIsIndependentColumns(t *testing.T) {
 	n.Grad(got)
 	for j, c := range cols {
 		for p, tr := range c.Trace() {
-			assert.Equal(t, w[j]*tr, got[top.LearnOffset(j)+p])
+			assert.Equal(t, w[j]*tr, got[top.OffLearn(j)+p])
 		}
 		assert.Equal(t, c.H(), got[top.OffHead()+j])
 	}

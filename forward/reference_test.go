@@ -114,9 +114,9 @@ func (r refNet) run(xs [][]float64, stats [][]refStat) ([]float64, [][]refStat) 
 			for j := 0; j < u; j++ {
 				var p []float64
 				if s < L {
-					p = r.frozen[top.FrozenOffset(s, j) : top.FrozenOffset(s, j)+arch.ColumnParams(mc)]
+					p = r.frozen[top.OffFrozen(s, j) : top.OffFrozen(s, j)+arch.ColumnParams(mc)]
 				} else {
-					p = r.learn[top.LearnOffset(j) : top.LearnOffset(j)+arch.ColumnParams(mc)]
+					p = r.learn[top.OffLearn(j) : top.OffLearn(j)+arch.ColumnParams(mc)]
 				}
 				h[k], c[k] = refColumnStep(p, in, h[k], c[k])
 				if record {

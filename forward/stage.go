@@ -35,10 +35,10 @@ func build(top arch.Network, cfg NetworkConfig) *Network {
 			col := &n.cols[len(n.cols)-1]
 			mc := top.ColumnInputs(s)
 			if s < L {
-				off := top.FrozenOffset(s, j)
+				off := top.OffFrozen(s, j)
 				col.init(mc, n.frozen[off:off+arch.ColumnParams(mc)], false)
 			} else {
-				off := top.LearnOffset(j)
+				off := top.OffLearn(j)
 				col.init(mc, n.learn[off:off+arch.ColumnParams(mc)], true)
 			}
 			n.randomize(col.params)
@@ -97,7 +97,7 @@ func (n *Network) AdvanceStage() {
 	for s, us := range old.Stages {
 		size := arch.ColumnParams(old.ColumnInputs(s))
 		for j := 0; j < us; j++ {
-			off := top.FrozenOffset(s, j)
+			off := top.OffFrozen(s, j)
 			col := &n.cols[k]
 			col.params = frozen[off : off+size : off+size]
 			col.hTrace, col.cTrace = nil, nil
@@ -108,7 +108,7 @@ func (n *Network) AdvanceStage() {
 	mc := top.LearningColumnInputs()
 	size := arch.ColumnParams(mc)
 	for j := 0; j < u; j++ {
-		off := top.LearnOffset(j)
+		off := top.OffLearn(j)
 		n.cols = append(n.cols, Column{})
 		col := &n.cols[len(n.cols)-1]
 		col.init(mc, learn[off:off+size], true)

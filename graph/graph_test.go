@@ -92,7 +92,7 @@ func TestNetworkHandComputed(t *testing.T) {
 		}
 		m := top.LearningColumnInputs()
 		for j := 0; j < top.LearningColumns(); j++ {
-			assert.InDelta(t, inv*0.5*(0.5+3*0.75), grad[top.LearnOffset(j)+arch.ColIdxB(m, arch.GateG)], 1e-15)
+			assert.InDelta(t, inv*0.5*(0.5+3*0.75), grad[top.OffLearn(j)+arch.ColIdxB(m, arch.GateG)], 1e-15)
 		}
 	}
 }

@@ -156,9 +156,9 @@ func (n *Network) Bind(frozen, learnable []float64, xs [][]float64, a []float64,
 		for j := 0; j < u; j++ {
 			var block []float64
 			if s == top.Learning() {
-				block = learnable[top.LearnOffset(j):][:arch.ColumnParams(m)]
+				block = learnable[top.OffLearn(j):][:arch.ColumnParams(m)]
 			} else {
-				block = frozen[top.FrozenOffset(s, j):][:arch.ColumnParams(m)]
+				block = frozen[top.OffFrozen(s, j):][:arch.ColumnParams(m)]
 			}
 			for q := 0; q < arch.NumGates; q++ {
 				row := q*u + j
@@ -232,7 +232,7 @@ func (n *Network) Gradient() ([]float64, error) {
 	}
 	grad := make([]float64, top.NumLearnable())
 	for j := 0; j < u; j++ {
-		block := grad[top.LearnOffset(j):][:arch.ColumnParams(m)]
+		block := grad[top.OffLearn(j):][:arch.ColumnParams(m)]
 		for q := 0; q < arch.NumGates; q++ {
 			row := q*u + j
 			copy(block[arch.ColIdxW(m, q, 0):][:m], w[row*m:(row+1)*m])

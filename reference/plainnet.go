@@ -70,9 +70,9 @@ func NetworkForward(top arch.Network, frozen, learnable []float64, xs [][]float6
 			for j := 0; j < u; j++ {
 				var block []float64
 				if s == top.Learning() {
-					block = learnable[top.LearnOffset(j):][:arch.ColumnParams(m)]
+					block = learnable[top.OffLearn(j):][:arch.ColumnParams(m)]
 				} else {
-					block = frozen[top.FrozenOffset(s, j):][:arch.ColumnParams(m)]
+					block = frozen[top.OffFrozen(s, j):][:arch.ColumnParams(m)]
 				}
 				k := top.FirstFeature(s) + j
 				for q := 0; q < arch.NumGates; q++ {
