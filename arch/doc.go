@@ -10,7 +10,7 @@
 //	c = f·c_prev + i·g
 //	h = o·tanh(c)
 //
-// A dense LSTM with H hidden units and m inputs (paper §2, SPEC §4) stores its
+// A dense LSTM with H hidden units and m inputs (paper §2.2, used by T-BPTT in §4.1) stores its
 // parameters in one flat vector, in this order:
 //
 //	W_ih  4H×m, row-major, row q·H+j is gate q of unit j
@@ -18,7 +18,7 @@
 //	b     4H
 //	w_out H      (prediction y = w_out·h)
 //
-// A column (paper §3.1, SPEC §1) is the H = 1 case: W_hh holds the recurrent
+// A column (paper §3.1 and Appendix B) is the H = 1 case: W_hh holds the recurrent
 // scalars u_i, u_f, u_g, u_o, and a column's own parameters are the first 4m+8
 // entries of that layout.
 //

@@ -2,7 +2,7 @@ package arch
 
 import "fmt"
 
-// Normalization configures online feature normalization (paper §3.4, SPEC §3):
+// Normalization configures online feature normalization (paper §3.4, Equation 11):
 //
 //	μ_t  = β·μ_{t-1} + (1-β)·h_t                         μ_0 = 0
 //	σ²_t = β·σ²_{t-1} + (1-β)·(μ_t - h_t)·(μ_{t-1} - h_t)  σ²_0 = 1

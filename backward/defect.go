@@ -14,8 +14,8 @@ const (
 	// OffByOneWindow pairs the oldest step of a full window with the wrong
 	// previous state: the state after the newest step (h_t, c_t) instead of
 	// the state at t−k entering the window. That is what a ring of k stored
-	// states indexed one slot too far back yields, the mismatch SPEC §4
-	// reports in the authors' C++ code. It changes the W_hh gradient and the
+	// states indexed one slot too far back yields, the off-by-one
+	// docs/equations.md describes in the authors' C++ code. It changes the W_hh gradient and the
 	// forget-gate term c_prev of the oldest step once t ≥ k.
 	OffByOneWindow
 	// DropForgetPath drops the f·∂c term carrying the cell gradient from

@@ -1,5 +1,5 @@
 // Package backward is the hand-written reverse-mode engine of the T-BPTT
-// baseline (paper §2 and §4, Appendix A.5; SPEC §4): a fully connected LSTM
+// baseline (paper §2 and §4, Appendix A.7; docs/equations.md): a fully connected LSTM
 // with H hidden units reading m inputs, prediction y_t = w_out·h_t, whose
 // gradient ∂y_t/∂θ is computed at every step by backpropagating through the
 // last k steps only.

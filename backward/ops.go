@@ -33,7 +33,7 @@ func (t *TBPTT) OpsPerStep() int {
 //	         E = 8H² + H                 δh_{s−1} = W_hhᵀ·δa (mul+add), f·δc (1)
 //	total    F + w·S + (w−1)·E
 //
-// The paper's compute model (Appendix A.5, SPEC §7) counts a multiply-add as
+// The paper's compute model (Appendix A.7) counts a multiply-add as
 // one operation and ignores the element-wise terms: (k+1)·(4H² + 4Hm + 4H).
 // Counting mul and add separately, F and S are each about twice one of its
 // forward passes, and E (the W_hhᵀ product the paper's estimate folds into

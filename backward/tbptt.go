@@ -9,7 +9,7 @@ import (
 )
 
 // TBPTT is a dense LSTM learned by per-step sliding-window truncated
-// backpropagation through time (SPEC §4).
+// backpropagation through time (paper §1 and §4.1; docs/equations.md, T-BPTT window).
 //
 // Each Step stores in a ring buffer of k slots what the backward pass needs:
 // the input x_s, the previous state (h_{s−1}, c_{s−1}), the gate activations

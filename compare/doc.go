@@ -9,9 +9,9 @@
 // checked at several time steps t (the gradient of y_t) and on random linear
 // combinations Σ_t a_t·y_t of all predictions of a trajectory:
 //
-//   - forward.Column and forward.DenseRTRL (exact RTRL, SPEC §1) against full BPTT;
-//   - backward.TBPTT (SPEC §4) against the k-truncated reference for each k;
-//   - forward.Network (Columnar, Constructive, CCN; paper §3, SPEC §2–3) against
+//   - forward.Column and forward.DenseRTRL (exact RTRL, paper Appendix B) against full BPTT;
+//   - backward.TBPTT (docs/equations.md) against the k-truncated reference for each k;
+//   - forward.Network (Columnar, Constructive, CCN; paper §3) against
 //     the reference network graph built from the same arch.Network.
 //
 // The random trajectories (parameters at several scales, Gaussian and

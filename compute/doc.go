@@ -1,4 +1,4 @@
-// Package compute is the paper's compute model (Appendix A.5, SPEC §7): the
+// Package compute is the paper's compute model (Appendix A.7; docs/equations.md): the
 // estimated number of arithmetic operations (+, −, ×, ÷ count one each) per
 // step of each learning method, and compute matching, which picks for a
 // per-step budget the largest network each method can afford.

@@ -5,7 +5,7 @@ import "fmt"
 // Method names a learning method of the compute model.
 type Method string
 
-// The methods of paper Appendix A.5.
+// The methods of paper Appendix A.7.
 const (
 	MethodTBPTT        Method = "tbptt"
 	MethodColumnar     Method = "columnar"

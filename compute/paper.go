@@ -1,7 +1,7 @@
 package compute
 
 // PaperTBPTTPairs returns the eight compute-matched T-BPTT configurations of
-// the paper's trace patterning study (Figure 3, budget ≈ 4000, 12 inputs),
+// the paper's trace patterning study (§4.1 and Figure 5, budget ≈ 4000, 12 inputs),
 // k:H = 2:13, 3:10, 5:8, 8:5, 10:5, 15:4, 20:3, 30:2.
 //
 // No rounding rule applied to the paper's own formula reproduces all eight.

@@ -4,9 +4,9 @@
 //
 //	G_t = Σ_{j>t} γ^(j−t−1)·c_j = c_{t+1} + γ·G_{t+1}
 //
-// that a TD(λ) learner (paper Algorithm 1, SPEC §5) predicts from the past.
+// that a TD(λ) learner (paper Algorithm 1, Appendix A.2) predicts from the past.
 //
-// TracePatterning is the trace patterning task of paper §4 (SPEC §6): a
+// TracePatterning is the trace patterning task of paper §4: a
 // conditioned stimulus, an inter-stimulus interval, an unconditioned stimulus
 // that is also the cumulant, an inter-trial interval and random distractors.
 // Streams are deterministic per seed.

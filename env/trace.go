@@ -87,7 +87,7 @@ type trial struct {
 	pattern int   // index into TracePatterning.patterns
 }
 
-// TracePatterning is the trace patterning task (paper §4, SPEC §6).
+// TracePatterning is the trace patterning task (paper §4; docs/equations.md lists what the paper leaves open).
 //
 // Timing convention, with steps t = 0, 1, 2, …: the stream starts with an
 // inter-trial interval, as if a trial had ended without US at step 0, so the

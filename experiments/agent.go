@@ -8,7 +8,7 @@ import (
 	"github.com/ccn-go/ccn/arch"
 )
 
-// TD is the online TD(λ) agent of paper Algorithm 1 (SPEC §5) over a Learner:
+// TD is the online TD(λ) agent of paper Algorithm 1 (Appendix A.2) over a Learner:
 //
 //	y = v(x_0); z = 0
 //	loop: observe x', cumulant c

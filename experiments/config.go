@@ -29,7 +29,7 @@ const PaperSteps = 10_000_000
 var ErrInvalid = errors.New("experiments: invalid run")
 
 // RunConfig configures one run. Every zero field takes the paper's value for
-// the chosen method (paper §4 and Table 3, SPEC §6); Resolve fills them in.
+// the chosen method (paper §4.1 and Table 1 of Appendix A.1); Resolve fills them in.
 // The JSON and YAML keys are the flag names of `ccn run`.
 //
 // Fields that do not apply to the chosen method must be left zero (Validate
@@ -53,7 +53,7 @@ type RunConfig struct {
 	// Gamma is the discount γ in (0, 1); 0 means 0.9.
 	Gamma float64 `json:"gamma" yaml:"gamma"`
 	// Features is the total number of features; 0 means 16 (ccn), 10
-	// (columnar; the paper's text and Figure 1 use 10, its Table 3 lists 5)
+	// (columnar; the paper's §4.1 uses 10, its Table 1 lists 5)
 	// or 5 (constructive).
 	Features int `json:"features" yaml:"features"`
 	// FeaturesPerStage is the number of columns a stage adds; 0 means 4
@@ -88,7 +88,7 @@ type RunConfig struct {
 // DefaultOptimizer is the optimizer used when RunConfig.Optimizer is empty:
 // RMSProp as the authors run it. Measured at 3M steps on trace patterning
 // (final windowed error, best constant about 0.0187), RMSProp at the step
-// sizes of the authors' code (SPEC §6) learned on every method and seed tried
+// sizes of the authors' code learned on every method and seed tried
 // (CCN 0.004 to 0.009, Columnar 0.004 to 0.007, Constructive 0.012 to 0.015,
 // T-BPTT at 1e-3 0.005 to 0.011), while Adam (β1 = 0) at its best step size 3e-4 was as good on CCN
 // (0.005, 0.008), unstable on Columnar (0.0035, 0.088, 0.016 over three
@@ -98,7 +98,7 @@ const DefaultOptimizer = OptimizerRMSProp
 
 // DefaultStepSize returns the default α for a method: 3e-4, except 1e-3 for
 // Constructive. These are the best step sizes of the authors' code on trace
-// patterning (SPEC §6) for CCN, Columnar and Constructive. For T-BPTT H=4
+// patterning for CCN, Columnar and Constructive. For T-BPTT H=4
 // k=15 the authors' code preferred 1e-3, but here 1e-3 left the dense LSTMs
 // near the best constant at 3M steps in most seeds (final error / constant:
 // T-BPTT 0.90, 0.77, 0.54; exact RTRL 1.00, 0.99, 0.20 for seeds 1-3) while

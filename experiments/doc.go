@@ -1,5 +1,5 @@
 // Package experiments runs the paper's online prediction experiments (paper §4,
-// SPEC §5 and §6): a learner (Columnar, Constructive or CCN from package
+// Algorithm 1 of Appendix A.2): a learner (Columnar, Constructive or CCN from package
 // forward, a dense LSTM with T-BPTT from package backward, or a dense LSTM with
 // exact RTRL) predicts the discounted return of an environment stream with
 // online TD(λ) (paper Algorithm 1):

@@ -14,17 +14,17 @@ import (
 )
 
 // learnSteps is the length of the learning check's runs. On trace patterning
-// nothing beats the best constant prediction before about 1M steps (SPEC §6);
+// nothing beats the best constant prediction before about 1M steps;
 // at 3M steps every method with its default settings is clearly below it.
 const learnSteps = 3_000_000
 
 // TestLearnsTracePatterning runs every method with its defaults (default
 // optimizer and step size) over five seeds and checks that the median, over
 // seeds, of final windowed error / best constant prediction's error is below
-// learnMargin. Single runs are noisy (SPEC §6: seeds differ by up to 3×; a
+// learnMargin. Single runs are noisy (seeds differ by up to 3×; a
 // run can sit in a transient spike at its last window), so no single run is
 // judged and the median rather than the mean is used. Constructive networks
-// learn one feature at a time and improve slowest (paper Figure 1), so they
+// learn one feature at a time and improve slowest (paper Figure 4), so they
 // run 2·learnSteps (they are about 4× cheaper per step). Dense exact RTRL is
 // O(H⁴) per step, so it runs three seeds.
 func TestLearnsTracePatterning(t *testing.T) {

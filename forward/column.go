@@ -18,7 +18,7 @@ import (
 //	h = o·tanh(c)
 //
 // Step also advances the traces H_p = ∂h/∂p and C_p = ∂c/∂p of every parameter p
-// in the fast form of SPEC §1. With the per-step scalars
+// in the fast form derived in docs/equations.md. With the per-step scalars
 //
 //	κ_i = g·i(1-i)    κ_f = c_prev·f(1-f)    κ_g = i·(1-g²)    κ_o = 0
 //	A   = κ_f·u_f + κ_g·u_g + κ_i·u_i

@@ -1,9 +1,9 @@
 // Package forward implements the hand-written forward-mode (real-time recurrent
 // learning, RTRL) gradient engines of the paper (Javed, Shah, Sutton, White,
 // JMLR 2023): a single LSTM column with its traces in the fast form (paper §3.1
-// and Appendix B, SPEC §1), exact RTRL for a fully connected LSTM (paper §2), and
-// Columnar, Constructive and CCN networks as one staged network (paper §3, SPEC
-// §2) with online feature normalization (paper §3.4, SPEC §3).
+// and Appendix B), exact RTRL for a fully connected LSTM (paper §2), and
+// Columnar, Constructive and CCN networks as one staged network (paper §3)
+// with online feature normalization (paper §3.4).
 //
 // Every engine works in float64, reads its parameters from the slice returned by
 // Params at every step, and performs no allocation in Step or Grad. For every
@@ -11,7 +11,7 @@
 //
 //	H_p = ∂h_t/∂p      C_p = ∂c_t/∂p
 //
-// and update them with the recurrence of SPEC §1; Grad then returns ∂y_t/∂θ of
+// and update them with the recurrence of docs/equations.md; Grad then returns ∂y_t/∂θ of
 // the current prediction y_t. Parameter layouts are those of package arch.
 //
 // The Defect fields inject known mistakes (the authors' feature-timing mismatch,

@@ -29,7 +29,7 @@ type NetworkConfig struct {
 	// StepsPerStage is the number of steps after which the learning stage is
 	// frozen and a new one added. If 0 stages advance only via AdvanceStage.
 	StepsPerStage int
-	// Norm configures the online normalization of the features (SPEC §3).
+	// Norm configures the online normalization of the features (paper §3.4).
 	Norm arch.Normalization
 	// NormalizeInputs also normalizes the raw inputs with running statistics
 	// (the authors' code does; off by default). It uses the decay and ε of
@@ -44,7 +44,7 @@ type NetworkConfig struct {
 	Seed uint64
 }
 
-// Network is a Columnar, Constructive or CCN network (paper §3, SPEC §2) with
+// Network is a Columnar, Constructive or CCN network (paper §3) with
 // exact RTRL gradients. Its topology is an arch.Network: stages of columns, the
 // last stage learning and the earlier ones frozen. Within a step, stages are
 // computed in order; a column of stage s reads

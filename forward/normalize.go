@@ -8,7 +8,7 @@ import (
 )
 
 // normalizer keeps the running statistics of online normalization (paper
-// §3.4, SPEC §3) for a fixed number of values:
+// §3.4, Equation 11) for a fixed number of values:
 //
 //	μ_t  = β·μ_{t-1} + (1-β)·h_t                             μ_0 = 0
 //	σ²_t = β·σ²_{t-1} + (1-β)·(μ_t - h_t)·(μ_{t-1} - h_t)    σ²_0 = 1

@@ -1,7 +1,7 @@
 // Package graph builds unrolled LSTM computations as Gorgonia expression graphs:
 // the autodiff ground truth that every hand-written gradient of this module is
 // compared against (paper §2 for the dense LSTM and T-BPTT, §3 for Columnar,
-// Constructive and CCN networks; SPEC §1, §2, §3, §4).
+// Constructive and CCN networks; docs/equations.md).
 //
 // Every graph computes, over a window of n steps,
 //

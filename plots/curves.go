@@ -9,8 +9,8 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-// Axis labels of learning curves (SPEC §6: the error is averaged over the
-// previous 100,000 steps).
+// Axis labels of learning curves (paper §4.1: the error is averaged over the
+// previous 100,000 steps, L(t−100,000, t) of Equation 1).
 const (
 	StepsLabel = "steps"
 	ErrorLabel = "mean squared return error (previous 100k steps)"
@@ -49,7 +49,7 @@ func (c Curve) check(fig string) error {
 }
 
 // LearningCurves draws error against steps, one mean ± s.e. band per curve
-// (paper Figure 1; the ablations of Figures 8 and 9 with their own labels).
+// (paper Figure 4; the ablations of Figures 12 and 14 with their own labels).
 // The number of seeds goes into the title when every curve has the same,
 // otherwise into each legend entry.
 func LearningCurves(title string, curves []Curve) (*plot.Plot, error) {
@@ -58,8 +58,8 @@ func LearningCurves(title string, curves []Curve) (*plot.Plot, error) {
 }
 
 // CurvesWithReference is LearningCurves with a dotted horizontal line at ref
-// labelled refLabel: the compute-matched T-BPTT pairs k:H (Figure 2) and the
-// H = 10 truncation study (Figure 3), against CCN's final error.
+// labelled refLabel: the compute-matched T-BPTT pairs k:H (Figure 5) and the
+// H = 10 truncation study (Figure 6), against CCN's final error.
 func CurvesWithReference(title string, curves []Curve, refLabel string, ref float64) (*plot.Plot, error) {
 	p, xr, err := curvesPlot(title, curves)
 	if err != nil {
@@ -81,7 +81,7 @@ func CurvesWithReference(title string, curves []Curve, refLabel string, ref floa
 }
 
 // Ablation draws two sets of learning curves side by side with a common
-// title (Figure 9: features per stage and steps per stage).
+// title (Figure 14: features per stage and steps per stage).
 func Ablation(title, leftTitle string, left []Curve, rightTitle string, right []Curve) (*Grid, error) {
 	lp, err := LearningCurves(leftTitle, left)
 	if err != nil {

@@ -1,7 +1,7 @@
-// Package plots draws the figures of the paper (SPEC §9) and of the T-BPTT
-// truncation study from plain data: learning curves (paper Figures 1, 2, 3, 8
-// and 9), the trace patterning stream (the paper's experience figure),
-// predictions against the true return (Figure 6), and the gradient bias and
+// Package plots draws the figures of the paper (§4 and Appendix A) and of the
+// T-BPTT truncation study from plain data: learning curves (paper Figures 4, 5,
+// 6, 12 and 14), the trace patterning stream (Figure 3), predictions against
+// the true return (Figure 10), and the gradient bias and
 // cost of the truncation study.
 //
 // Builders take plain slices and return a *plot.Plot, or a *Grid of plots for

@@ -10,7 +10,7 @@ import (
 )
 
 // Predictions draws predictions against the true return over time (paper
-// Figure 6): the return in black, each prediction in its method's colour.
+// Figure 10): the return in black, each prediction in its method's colour.
 // Keys of series are methods or labels that name one ("CCN", "T-BPTT");
 // they are the legend text, drawn in sorted order.
 func Predictions(title string, t []float64, series map[string][]float64, ret []float64) (*plot.Plot, error) {

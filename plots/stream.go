@@ -10,7 +10,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// TraceNames are the row names of a trace patterning observation (SPEC §6):
+// TraceNames are the row names of a trace patterning observation (paper §4):
 // six CS bits, the US, five distractors.
 func TraceNames() []string {
 	return []string{"CS1", "CS2", "CS3", "CS4", "CS5", "CS6", "US", "D1", "D2", "D3", "D4", "D5"}
@@ -23,7 +23,7 @@ var (
 	distractorColor = color.RGBA{R: 0x70, G: 0x70, B: 0x70, A: 0xFF}
 )
 
-// Stream draws a stretch of a stream as the paper's experience figure: on
+// Stream draws a stretch of a stream as the paper's Figure 3: on
 // top, the observations as an image with one row per observation index
 // (labelled by names; a row named CS… is drawn in blue, US… in red, anything
 // else as a grey distractor), a cell's opacity its value clipped to [0, 1];

@@ -1,8 +1,8 @@
 // Package reference computes ground-truth gradients with Gorgonia's reverse-mode
 // autodiff over the unrolled graphs of package graph: full BPTT and k-truncated
-// BPTT of a dense LSTM (paper §2, SPEC §4) and the gradient of Columnar,
+// BPTT of a dense LSTM (paper §2.2) and the gradient of Columnar,
 // Constructive and CCN networks with frozen earlier stages and normalization
-// statistics held constant (paper §3, SPEC §2, §3). The hand-written engines
+// statistics held constant (paper §3; docs/equations.md). The hand-written engines
 // (packages forward and backward) are compared against it.
 //
 // It also holds a plain Go forward pass (Forward, NetworkForward), written from

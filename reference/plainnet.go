@@ -17,7 +17,7 @@ type Stats struct {
 // NetworkForward runs the network top with the frozen and learnable vectors
 // (arch.Network layout) from the zero state over the inputs xs and returns
 // ys[t-1] = y_t. Within a step, stages run in order and every feature is
-// normalized as soon as it is computed (SPEC §3):
+// normalized as soon as it is computed (paper §3.4, Equation 11):
 //
 //	μ_t  = β·μ_{t-1} + (1-β)·h_t                           μ_0 = 0
 //	σ²_t = β·σ²_{t-1} + (1-β)·(μ_t - h_t)·(μ_{t-1} - h_t)    σ²_0 = 1

@@ -116,7 +116,7 @@ func (r *Reference) Dense(shape arch.Dense, params []float64, xs [][]float64, a 
 // DenseTruncated returns y_1..y_t and the k-truncated gradient of y_t (t is
 // 1-based, 1 ≤ t ≤ len(xs)) over the flat arch.Dense parameter vector: the
 // gradient of y_t through the last min(k, t) steps only, the state
-// (h_{t-k}, c_{t-k}) entering the window held constant (SPEC §4). k = 0 or
+// (h_{t-k}, c_{t-k}) entering the window held constant (docs/equations.md, T-BPTT window). k = 0 or
 // k ≥ t is full BPTT. Length mismatches panic.
 //
 // Every call for one k runs the same graph of n = min(k, len(xs)) steps

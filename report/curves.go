@@ -75,7 +75,7 @@ func caption(what string, ss []series, extra ...string) string {
 	return strings.Join(parts, ". ") + "."
 }
 
-// LearningCurves draws Figure 1: the learning curves of CCN, Columnar,
+// LearningCurves draws Figure 4: the learning curves of CCN, Columnar,
 // Constructive and the best T-BPTT on trace patterning.
 func LearningCurves(r *Results) (Figure, error) {
 	const fig = NameLearningCurves
@@ -94,10 +94,10 @@ func LearningCurves(r *Results) (Figure, error) {
 	}
 	p.Y.Label.Text = errorLabel(ss[0].group.Config.Window)
 	return Figure{Name: fig, Drawer: p, Caption: caption(
-		"Figure 1: trace patterning learning curves of CCN, Columnar, Constructive and the best T-BPTT, each with its best configuration over the sweep seeds", ss)}, nil
+		"Figure 4: trace patterning learning curves of CCN, Columnar, Constructive and the best T-BPTT, each with its best configuration over the sweep seeds", ss)}, nil
 }
 
-// ComputeMatched draws Figure 2: the compute-matched T-BPTT pairs k:H, with
+// ComputeMatched draws Figure 5: the compute-matched T-BPTT pairs k:H, with
 // CCN's final error (main comparison) as a dotted line.
 func ComputeMatched(r *Results) (Figure, error) {
 	const fig = NameComputeMatched
@@ -108,10 +108,10 @@ func ComputeMatched(r *Results) (Figure, error) {
 		return Figure{}, err
 	}
 	return withCCN(r, fig, "T-BPTT with matched compute (k:H)", ss,
-		"Figure 2: T-BPTT with truncation k and H hidden units (k:H) paired to use about the same computation per step, each with its best step size")
+		"Figure 5: T-BPTT with truncation k and H hidden units (k:H) paired to use about the same computation per step, each with its best step size")
 }
 
-// TruncationH10 draws Figure 3: LSTMs with 10 hidden units and growing
+// TruncationH10 draws Figure 6: LSTMs with 10 hidden units and growing
 // truncation, with CCN's final error as a dotted line.
 func TruncationH10(r *Results) (Figure, error) {
 	const fig = NameTruncationH10
@@ -122,7 +122,7 @@ func TruncationH10(r *Results) (Figure, error) {
 		return Figure{}, err
 	}
 	return withCCN(r, fig, "T-BPTT with H = 10 and growing truncation k", ss,
-		"Figure 3: LSTMs with 10 hidden units trained by T-BPTT with truncation k, each with its best step size; cost per step grows with k + 1")
+		"Figure 6: LSTMs with 10 hidden units trained by T-BPTT with truncation k, each with its best step size; cost per step grows with k + 1")
 }
 
 // withCCN draws ss with CCN's final error from the main comparison as a
@@ -146,7 +146,7 @@ func withCCN(r *Results, fig, title string, ss []series, what string) (Figure, e
 		ref, ccn.SeedsText(), ccn.Candidate))}, nil
 }
 
-// Normalization draws Figure 8: the best CCN against the best CCN without
+// Normalization draws Figure 12: the best CCN against the best CCN without
 // online feature normalization.
 func Normalization(r *Results) (Figure, error) {
 	const fig = NameNormalization
@@ -169,10 +169,10 @@ func Normalization(r *Results) (Figure, error) {
 	}
 	p.Y.Label.Text = errorLabel(ss[0].group.Config.Window)
 	return Figure{Name: fig, Drawer: p, Caption: caption(
-		"Figure 8: CCN with and without online feature normalization, each tuned independently", ss)}, nil
+		"Figure 12: CCN with and without online feature normalization, each tuned independently", ss)}, nil
 }
 
-// Ablations draws Figure 9: CCN with 1 to 6 features per stage (left) and
+// Ablations draws Figure 14: CCN with 1 to 6 features per stage (left) and
 // with stages of different lengths (right).
 func Ablations(r *Results) (Figure, error) {
 	const fig = NameAblations
@@ -209,9 +209,9 @@ func Ablations(r *Results) (Figure, error) {
 	grid.Panels[0].Y.Label.Text = errorLabel(leftCfg.Window)
 	grid.Panels[1].Y.Label.Text = errorLabel(rightCfg.Window)
 	return Figure{Name: fig, Drawer: grid, Caption: strings.Join([]string{
-		caption(fmt.Sprintf("Figure 9 (left): CCN with 1 to 6 features per stage, a new stage every %s steps, step size %g for every curve",
+		caption(fmt.Sprintf("Figure 14 (left): CCN with 1 to 6 features per stage, a new stage every %s steps, step size %g for every curve",
 			stepsText(leftCfg.StepsPerStage), leftCfg.StepSize), left),
-		caption(fmt.Sprintf("Figure 9 (right): CCN with %d features per stage and a new stage every %s steps (the paper's 0.5M to 5M scaled by steps/%s)",
+		caption(fmt.Sprintf("Figure 14 (right): CCN with %d features per stage and a new stage every %s steps (the paper's 0.5M to 5M scaled by steps/%s)",
 			rightCfg.FeaturesPerStage, stepsRange(right), stepsText(experiments.PaperSteps)), right),
 	}, " ")}, nil
 }

@@ -1,4 +1,4 @@
-// Package report draws the paper's trace patterning figures (SPEC §9) from a
+// Package report draws the paper's trace patterning figures (§4 and Appendix A) from a
 // results directory written by ccn sweep, without running anything, and the
 // truncation study's figures (package truncation) when the directory holds
 // them.
@@ -17,13 +17,13 @@
 //
 // The figures and the studies they come from (experiments/configs):
 //
-//	learning-curves         Figure 1  main-comparison: CCN, Columnar, Constructive, best T-BPTT
-//	compute-matched-tbptt   Figure 2  compute-matched-tbptt: k:H pairs, CCN final error dotted
-//	truncation-h10          Figure 3  truncation-h10: H = 10, k = 1..15, CCN final error dotted
-//	predictions             Figure 6  main-comparison: predictions and true return, one final seed
-//	normalization-ablation  Figure 8  normalization-ablation: CCN with and without normalization
-//	ccn-ablations           Figure 9  ccn-features-per-stage and ccn-steps-per-stage
-//	stream                  experience figure: the trace patterning stream (no results needed)
+//	learning-curves         Figure 4  main-comparison: CCN, Columnar, Constructive, best T-BPTT
+//	compute-matched-tbptt   Figure 5  compute-matched-tbptt: k:H pairs, CCN final error dotted
+//	truncation-h10          Figure 6  truncation-h10: H = 10, k = 1..15, CCN final error dotted
+//	predictions             Figure 10 main-comparison: predictions and true return, one final seed
+//	normalization-ablation  Figure 12 normalization-ablation: CCN with and without normalization
+//	ccn-ablations           Figure 14 ccn-features-per-stage and ccn-steps-per-stage
+//	stream                  Figure 3   the trace patterning stream (no results needed)
 //	gradient_bias, cost     the truncation study (DIR/truncation, package truncation)
 //
 // A figure whose data are missing is skipped with a *plots.MissingError that

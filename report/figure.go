@@ -108,7 +108,7 @@ func stepsText(n int) string {
 }
 
 // ccnReference returns the mean final error of CCN's final runs in the main
-// comparison, the dotted line of Figures 2 and 3.
+// comparison, the dotted line of Figures 5 and 6.
 func ccnReference(r *Results, fig string) (float64, Group, error) {
 	g, err := r.Group(fig, StudyMain, GroupCCN)
 	if err != nil {

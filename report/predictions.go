@@ -13,7 +13,7 @@ import (
 // shows (of the experiments.PredictionsKept that a run keeps).
 const DefaultPredictionSteps = 1000
 
-// Predictions draws Figure 6 for trace patterning: the predictions of CCN and
+// Predictions draws Figure 10 for trace patterning: the predictions of CCN and
 // of the best T-BPTT against the true return over the last steps of learning
 // (at most steps of them), from the lowest final seed both completed (the same
 // seed is the same stream).
@@ -69,6 +69,6 @@ func Predictions(r *Results, steps int) (Figure, error) {
 	// would hide them there.
 	p.Legend.Left = true
 	return Figure{Name: fig, Drawer: p, Caption: fmt.Sprintf(
-		"Figure 6 (trace patterning): predictions of CCN (%s) and T-BPTT (%s) against the true return over the last %d steps of learning, final seed %d of the main comparison. %s",
+		"Figure 10 (trace patterning): predictions of CCN (%s) and T-BPTT (%s) against the true return over the last %d steps of learning, final seed %d of the main comparison. %s",
 		ccn.Candidate, methodLabel(tbptt.Config)+", "+tbptt.Candidate, len(t)-from, ccnRun.Summary.Seed, runText(ccn))}, nil
 }

@@ -14,8 +14,8 @@ const (
 	DefaultStreamSeed  = 0
 )
 
-// Stream draws the paper's experience figure: the first steps of the trace
-// patterning stream of seed (the paper's setting, SPEC §6) as an image of its
+// Stream draws the paper's Figure 3: the first steps of the trace
+// patterning stream of seed (the paper's setting, §4) as an image of its
 // observations, with the true return under it. It needs no results.
 func Stream(steps int, seed uint64) (Figure, error) {
 	if steps < 1 {

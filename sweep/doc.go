@@ -1,5 +1,5 @@
 // Package sweep runs the paper's hyperparameter studies (paper §4 and Appendix
-// "Hyperparameter Settings", Table 3): a grid of run configurations per method,
+// "Hyperparameter Settings", Table 1): a grid of run configurations per method,
 // each over a few sweep seeds, then the best configuration per method over many
 // final seeds.
 //

@@ -167,7 +167,7 @@ func TestPlanRejectsInvalidRuns(t *testing.T) {
 }
 
 // TestExperimentFiles checks every study file of experiments/configs at its
-// three scales: the paper scale uses the paper's protocol (Table 3).
+// three scales: the paper scale uses the paper's protocol (Table 1).
 func TestExperimentFiles(t *testing.T) {
 	paths, err := filepath.Glob("../experiments/configs/*.yaml")
 	require.NoError(t, err)

@@ -1,6 +1,6 @@
 // Package truncation is the study of T-BPTT's truncation length beyond the
-// paper (its §2 and Figure 7 show T-BPTT's sensitivity to k; Appendix A.5 gives
-// the operation counts that the cost part measures; SPEC §4 and §7).
+// paper (its §4.2 and Figures 5, 6 and 11 show T-BPTT's sensitivity to k;
+// Appendix A.7 gives the operation counts that the cost part measures).
 //
 // Gradient bias. For a fixed random dense LSTM with H hidden units, the
 // truncated gradient g_k of the prediction y_T of the last step of a

@@ -9,8 +9,7 @@ import (
 	"github.com/ccn-go/ccn/plots"
 )
 
-// The inter-stimulus interval of the trace patterning task (paper §4, SPEC
-// §6), shaded in the gradient-bias figure.
+// The inter-stimulus interval of the trace patterning task (paper §4), shaded in the gradient-bias figure.
 const (
 	ISIMin = 24
 	ISIMax = 36

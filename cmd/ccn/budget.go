@@ -154,7 +154,7 @@ func printMatched(stdout io.Writer, budget, inputs int, truncations []int, perSt
 	if nearest {
 		rule = "T-BPTT nearest the budget, others largest within it"
 	}
-	fmt.Fprintf(stdout, "budget %d ops/step, %d inputs (%s; paper Appendix A.5)\n", budget, inputs, rule)
+	fmt.Fprintf(stdout, "budget %d ops/step, %d inputs (%s; paper Appendix A.7)\n", budget, inputs, rule)
 	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprint(w, "method\tfeatures\ttruncation\tper stage\tpaper ops\tof budget\timplementation ops\n")
 	for _, c := range cs {
@@ -181,7 +181,7 @@ func printMatched(stdout io.Writer, budget, inputs int, truncations []int, perSt
 		fmt.Fprintln(stdout, "no method affords a single feature")
 	}
 	if budget == 4000 && inputs == 12 {
-		fmt.Fprintln(stdout, "\npaper's compute-matched T-BPTT pairs (Table 3; hand-picked: no single rounding rule of the formula gives all eight):")
+		fmt.Fprintln(stdout, "\npaper's compute-matched T-BPTT pairs (Table 1; hand-picked: no single rounding rule of the formula gives all eight):")
 		fmt.Fprintf(w, "k:H\tpaper ops\tof budget\n")
 		for _, c := range compute.PaperTBPTTPairs() {
 			fmt.Fprintf(w, "%d:%d\t%d\t%.1f%%\n", c.Truncation, c.Features, c.Ops(), 100*float64(c.Ops())/float64(budget))

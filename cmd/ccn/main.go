@@ -35,7 +35,7 @@ func commands() map[string]command {
 		"grad":       {"gradients of a user's own LSTM case (JSON) from one engine", runGrad},
 		"stream":     {"write an environment's stream (observations, cumulant, return) as CSV", runStream},
 		"run":        {"learn online with TD(λ) and write curve.csv, predictions.csv, summary.json", runRun},
-		"budget":     {"per-step operation counts and compute-matched configurations (paper A.5)", runBudget},
+		"budget":     {"per-step operation counts and compute-matched configurations (paper Appendix A.7)", runBudget},
 		"truncation": {"T-BPTT truncation study: gradient bias against k and cost per step against size", runTruncation},
 		"sweep":      {"hyperparameter sweep of an experiment file: local pool, GNU parallel tasks or a Slurm array", runSweep},
 		"collect":    {"merge a sweep's runs into tidy CSV and the selection table (mean ± s.e.)", runCollect},
