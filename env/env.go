@@ -10,3 +10,25 @@ type Env interface {
 	// return G_t = Σ_{j>t} γ^(j−t−1)·c_j.
 	Next(dst []float64) (cumulant, ret float64)
 }
+
+// Episodic is an Env whose stream is cut into episodes; a new episode starts
+// right after the last step of the previous one. Its returns stop at the end
+// of their episode (see EpisodeReturns):
+//
+//	G_t = Σ_{j=t+1..T} γ^(j−t−1)·c_j   for t < T, the episode's last step,
+//	G_T = 0.
+//
+// TracePatterning is not Episodic: its stream never ends.
+type Episodic interface {
+	Env
+	// Done reports whether the step written by the latest Next is the last
+	// step of its episode.
+	Done() bool
+}
+
+// Done reports whether the latest step of e ended an episode: false for a
+// stream that is not Episodic.
+func Done(e Env) bool {
+	ep, ok := e.(Episodic)
+	return ok && ep.Done()
+}

@@ -21,6 +21,13 @@ import (
 // ∇v(x') is read from the learner right after Step(x'), before θ changes, and
 // folded into z after the update, which is the same order of operations.
 //
+// Episodes (env.Episodic): after the step x of an episode's last step,
+// EndEpisode marks x as done, and the transition out of it neither takes the
+// next cumulant nor bootstraps, and cuts the trace (γ = 0 for that transition):
+//
+//	δ = 0 − y                       (target 0 = G on a done step)
+//	z = 0·z + ∇v(x')                (no credit crosses the boundary)
+//
 // When a Staged learner adds a stage inside Step, the layout of θ changes: the
 // agent moves z and the optimizer state with NetworkRemap (head weights and
 // bias keep theirs; the frozen columns' entries are dropped; new entries start
@@ -43,6 +50,7 @@ type TD struct {
 
 	y       float64
 	started bool
+	done    bool // the observation of y was the last of its episode
 }
 
 // NewTD returns an agent for learner l with discount γ and trace decay λ.
@@ -102,10 +110,13 @@ func (a *TD) Step(x []float64, c float64) (y float64, ok bool) {
 	if !fused {
 		a.learner.Grad(a.g) // before θ changes
 	}
-	delta := c + a.gamma*y - a.y
+	target, decay := c+a.gamma*y, a.gamma*a.lambda
+	if a.done { // leaving an episode's last step: γ = 0, no cumulant
+		target, decay, a.done = 0, 0, false
+	}
+	delta := target - a.y
 	// The direction δ·z uses z before ∇v(x') is folded in.
 	a.opt.Update(a.learner.Params(), a.z, delta)
-	decay := a.gamma * a.lambda
 	if fused {
 		a.acc.AccumulateGrad(a.z, decay)
 	} else {
@@ -116,6 +127,15 @@ func (a *TD) Step(x []float64, c float64) (y float64, ok bool) {
 	}
 	a.y = y
 	return y, !math.IsNaN(y) && !math.IsInf(y, 0)
+}
+
+// EndEpisode marks the observation of the latest Start or Step as the last
+// step of its episode: the next Step's target is 0 and its trace decay 0.
+func (a *TD) EndEpisode() {
+	if !a.started {
+		panic("experiments: TD.EndEpisode before Start")
+	}
+	a.done = true
 }
 
 // ParamsFinite reports whether every learnable parameter is finite. A NaN

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/ccn-go/ccn/env"
 	"github.com/ccn-go/ccn/internal/atomicfile"
 )
 
@@ -127,9 +128,16 @@ func execute(ctx context.Context, cfg RunConfig, dir string, opts Options) (sum 
 	}
 
 	x := make([]float64, e.ObservationSize())
+	episodic, _ := e.(env.Episodic)
+	endEpisode := func() {
+		if episodic != nil && episodic.Done() {
+			agent.EndEpisode()
+		}
+	}
 	start := time.Now()
 	_, ret := e.Next(x)
 	y := agent.Start(x)
+	endEpisode()
 	steps, diverged := 0, false
 	for t := 0; t < cfg.Steps; t++ {
 		if t > 0 {
@@ -140,6 +148,7 @@ func execute(ctx context.Context, cfg RunConfig, dir string, opts Options) (sum 
 				diverged = true
 				break
 			}
+			endEpisode()
 		}
 		d := y - ret
 		if sq := d * d; win.fits(sq) {
