@@ -89,7 +89,7 @@ func ReadPredictions(path string) (t, pred, ret []float64, err error) {
 func readCSV(path, header string, cols int) ([][]float64, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("figures: %w", err)
+		return nil, fmt.Errorf("report: %w", err)
 	}
 	defer f.Close()
 	out := make([][]float64, cols)
@@ -100,24 +100,24 @@ func readCSV(path, header string, cols int) ([][]float64, error) {
 		text := sc.Text()
 		if line == 1 {
 			if text != header {
-				return nil, fmt.Errorf("figures: %s: header %q, want %q", path, text, header)
+				return nil, fmt.Errorf("report: %s: header %q, want %q", path, text, header)
 			}
 			continue
 		}
 		fields := strings.Split(text, ",")
 		if len(fields) != cols {
-			return nil, fmt.Errorf("figures: %s:%d: %d fields, want %d", path, line, len(fields), cols)
+			return nil, fmt.Errorf("report: %s:%d: %d fields, want %d", path, line, len(fields), cols)
 		}
 		for i, s := range fields {
 			v, err := strconv.ParseFloat(s, 64)
 			if err != nil {
-				return nil, fmt.Errorf("figures: %s:%d: %w", path, line, err)
+				return nil, fmt.Errorf("report: %s:%d: %w", path, line, err)
 			}
 			out[i] = append(out[i], v)
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("figures: %s: %w", path, err)
+		return nil, fmt.Errorf("report: %s: %w", path, err)
 	}
 	return out, nil
 }

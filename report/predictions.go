@@ -55,7 +55,7 @@ func Predictions(r *Results, steps int) (Figure, error) {
 	}
 	for i := range ret {
 		if math.Abs(ret[i]-ret2[i]) > 1e-9*(1+math.Abs(ret[i])) {
-			return Figure{}, fmt.Errorf("figures: seed %d: the true returns of the CCN run %s and the T-BPTT run %s differ at step %v",
+			return Figure{}, fmt.Errorf("report: seed %d: the true returns of the CCN run %s and the T-BPTT run %s differ at step %v",
 				ccnRun.Summary.Seed, ccnRun.ID, tbpttRun.ID, t[i])
 		}
 	}

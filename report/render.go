@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ccn-go/ccn/internal/atomicfile"
 	"github.com/ccn-go/ccn/plots"
-	"github.com/ccn-go/ccn/truncation"
 )
 
 // CaptionsFile is the file Render writes next to the figures: one line per
@@ -69,8 +69,8 @@ func Builders(r *Results, o Options) []Builder {
 		{NamePredictions, func() (Figure, error) { return Predictions(r, predSteps) }},
 		{NameNormalization, func() (Figure, error) { return Normalization(r) }},
 		{NameAblations, func() (Figure, error) { return Ablations(r) }},
-		{truncation.BiasFigBase, func() (Figure, error) { return GradientBias(r) }},
-		{truncation.CostFigBase, func() (Figure, error) { return Cost(r) }},
+		{NameGradientBias, func() (Figure, error) { return GradientBias(r) }},
+		{NameCost, func() (Figure, error) { return Cost(r) }},
 	}
 }
 
@@ -87,7 +87,7 @@ func Render(dir, out string, o Options, log io.Writer) (Report, error) {
 	}
 	rep := Report{Scale: r.Scale}
 	if err := os.MkdirAll(out, 0o755); err != nil {
-		return rep, fmt.Errorf("figures: %w", err)
+		return rep, fmt.Errorf("report: %w", err)
 	}
 	for _, b := range Builders(r, o) {
 		fig, err := b.Build()
@@ -98,7 +98,7 @@ func Render(dir, out string, o Options, log io.Writer) (Report, error) {
 			continue
 		}
 		if err != nil {
-			return rep, fmt.Errorf("figure %s: %w", b.Name, err)
+			return rep, fmt.Errorf("report: figure %s: %w", b.Name, err)
 		}
 		if err := plots.Save(fig.Drawer, filepath.Join(out, fig.Name)); err != nil {
 			return rep, err
@@ -113,12 +113,8 @@ func Render(dir, out string, o Options, log io.Writer) (Report, error) {
 	for _, f := range rep.Drawn {
 		fmt.Fprintf(&text, "%s: %s\n\n", f.Name, f.Caption)
 	}
-	path := filepath.Join(out, CaptionsFile)
-	if err := os.WriteFile(path+".tmp", []byte(text.String()), 0o644); err != nil {
-		return rep, fmt.Errorf("figures: %w", err)
-	}
-	if err := os.Rename(path+".tmp", path); err != nil {
-		return rep, fmt.Errorf("figures: %w", err)
+	if err := atomicfile.WriteFile(filepath.Join(out, CaptionsFile), []byte(text.String()), 0o644); err != nil {
+		return rep, fmt.Errorf("report: %w", err)
 	}
 	return rep, nil
 }

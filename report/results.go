@@ -17,10 +17,10 @@ import (
 
 // ErrNoResults is wrapped by Open's error when the results directory does not
 // exist.
-var ErrNoResults = errors.New("figures: no results directory")
+var ErrNoResults = errors.New("report: no results directory")
 
 // ErrScale is wrapped by Open's error when the scale is ambiguous or absent.
-var ErrScale = errors.New("figures: scale")
+var ErrScale = errors.New("report: scale")
 
 // Results is a results directory of ccn sweep read at one scale.
 type Results struct {
@@ -66,7 +66,7 @@ func Open(dir, scale string) (*Results, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("%w: %s does not exist", ErrNoResults, dir)
 	case err != nil:
-		return nil, fmt.Errorf("figures: %w", err)
+		return nil, fmt.Errorf("report: %w", err)
 	case !fi.IsDir():
 		return nil, fmt.Errorf("%w: %s is not a directory", ErrNoResults, dir)
 	}
@@ -76,7 +76,7 @@ func Open(dir, scale string) (*Results, error) {
 	}
 	res, err := sweep.Collect(dir)
 	if err != nil {
-		return nil, fmt.Errorf("figures: %w", err)
+		return nil, fmt.Errorf("report: %w", err)
 	}
 	var scales []string
 	for _, p := range res.Plans {

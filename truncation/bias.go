@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"time"
 
 	"github.com/ccn-go/ccn/arch"
@@ -239,16 +238,4 @@ func record(e env.Env, n int) [][]float64 {
 		e.Next(out[t])
 	}
 	return out
-}
-
-// hiddenSizes returns the distinct H of points, in increasing order.
-func hiddenSizes(points []BiasPoint) []int {
-	var hs []int
-	for _, p := range points {
-		if !slices.Contains(hs, p.Hidden) {
-			hs = append(hs, p.Hidden)
-		}
-	}
-	slices.Sort(hs)
-	return hs
 }

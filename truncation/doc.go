@@ -25,6 +25,7 @@
 //	T-BPTT:  (k+1)·(4H² + 4Hm + 4H)      CCN, Columnar: O(|θ|)
 //	dense RTRL: O(H⁴ + H³m)
 //
-// Results are plain structs with CSV writers and readers, so figures can be
-// drawn again (Render) without running the study.
+// Results are plain structs with CSV writers and readers; package report
+// draws the figures from the CSV files (report.RenderTruncation), so they can
+// be drawn again without running the study.
 package truncation

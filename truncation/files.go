@@ -1,21 +1,19 @@
 package truncation
 
 import (
-	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
 
-	"github.com/ccn-go/ccn/plots"
+	"github.com/ccn-go/ccn/internal/atomicfile"
 )
 
 // File names written into a results directory.
 const (
-	BiasCSV     = "gradient_bias.csv"
-	CostCSV     = "cost.csv"
-	BiasFigBase = "gradient_bias" // .png and .pdf
-	CostFigBase = "cost"
+	BiasCSV = "gradient_bias.csv"
+	CostCSV = "cost.csv"
 )
 
 // Config is the whole study.
@@ -44,8 +42,9 @@ func Quick() Config {
 	}
 }
 
-// Run runs the study and writes its CSVs and figures into dir (created if
-// needed). It panics if cfg is not valid (Validate).
+// Run runs the study and writes its two CSV files into dir (created if
+// needed), each atomically. Package report draws the figures from them. It
+// panics if cfg is not valid (Validate).
 func Run(dir string, cfg Config) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("truncation: %w", err)
@@ -54,67 +53,17 @@ func Run(dir string, cfg Config) error {
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	if err := WriteBiasCSV(&buf, bias); err != nil {
-		return err
-	}
-	if err := writeFile(filepath.Join(dir, BiasCSV), buf.Bytes()); err != nil {
+	if err := writeFile(filepath.Join(dir, BiasCSV), func(w io.Writer) error { return WriteBiasCSV(w, bias) }); err != nil {
 		return err
 	}
 	cost := Cost(cfg.Cost)
-	buf.Reset()
-	if err := WriteCostCSV(&buf, cost); err != nil {
-		return err
-	}
-	if err := writeFile(filepath.Join(dir, CostCSV), buf.Bytes()); err != nil {
-		return err
-	}
-	return Render(dir, dir)
+	return writeFile(filepath.Join(dir, CostCSV), func(w io.Writer) error { return WriteCostCSV(w, cost) })
 }
 
-// Render reads the CSVs of a results directory and writes the two figures
-// into out, without running anything.
-func Render(results, out string) error {
-	f, err := os.Open(filepath.Join(results, BiasCSV))
-	if err != nil {
-		return fmt.Errorf("truncation: %w", err)
-	}
-	bias, err := ReadBiasCSV(f)
-	f.Close()
-	if err != nil {
-		return err
-	}
-	f, err = os.Open(filepath.Join(results, CostCSV))
-	if err != nil {
-		return fmt.Errorf("truncation: %w", err)
-	}
-	cost, err := ReadCostCSV(f)
-	f.Close()
-	if err != nil {
-		return err
-	}
-	bf, err := BiasFigure(bias)
-	if err != nil {
-		return err
-	}
-	if err := plots.Save(bf, filepath.Join(out, BiasFigBase)); err != nil {
-		return err
-	}
-	cf, err := CostFigure(cost)
-	if err != nil {
-		return err
-	}
-	return plots.Save(cf, filepath.Join(out, CostFigBase))
-}
-
-// writeFile writes data to a temporary file next to path and renames it.
-func writeFile(path string, data []byte) error {
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return fmt.Errorf("truncation: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("truncation: %w", err)
+// writeFile writes what write produces to path atomically.
+func writeFile(path string, write func(io.Writer) error) error {
+	if err := atomicfile.Write(path, 0o644, write); err != nil {
+		return fmt.Errorf("truncation: write %s: %w", path, err)
 	}
 	return nil
 }

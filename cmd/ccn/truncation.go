@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ccn-go/ccn/report"
 	"github.com/ccn-go/ccn/truncation"
 )
 
@@ -87,8 +88,11 @@ func runTruncation(args []string, stdout, stderr io.Writer) error {
 	if err := truncation.Run(*out, cfg); err != nil {
 		return err
 	}
+	if _, err := report.RenderTruncation(*out, *out); err != nil {
+		return err
+	}
 	fmt.Fprintf(stdout, "truncation study written to %s in %.1fs: %s, %s, %s.{png,pdf}, %s.{png,pdf}\n",
-		*out, time.Since(start).Seconds(), truncation.BiasCSV, truncation.CostCSV, truncation.BiasFigBase, truncation.CostFigBase)
+		*out, time.Since(start).Seconds(), truncation.BiasCSV, truncation.CostCSV, report.NameGradientBias, report.NameCost)
 	return nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ccn-go/ccn/report"
 	"github.com/ccn-go/ccn/truncation"
 )
 
@@ -51,7 +52,7 @@ func TestTruncationTiny(t *testing.T) {
 	// CCN needs at least one stage of 4 features: size 4 is one stage.
 	assert.Equal(t, map[string]int{"columnar": 1, "ccn": 1, "tbptt": 2, "rtrl": 1}, methods)
 
-	for _, base := range []string{truncation.BiasFigBase, truncation.CostFigBase} {
+	for _, base := range []string{report.NameGradientBias, report.NameCost} {
 		raw, err := os.ReadFile(filepath.Join(dir, base+".png"))
 		require.NoError(t, err)
 		_, err = png.DecodeConfig(bytes.NewReader(raw))

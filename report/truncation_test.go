@@ -1,0 +1,60 @@
+package report_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ccn-go/ccn/plots"
+	"github.com/ccn-go/ccn/report"
+	"github.com/ccn-go/ccn/report/reporttest"
+	"github.com/ccn-go/ccn/truncation"
+)
+
+// TestRenderTruncation draws the truncation study's figures from its CSVs
+// alone (what ccn truncation does after running the study): exactly the two
+// figures and nothing else (no temporary files) land in out.
+func TestRenderTruncation(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, reporttest.WriteTruncation(dir))
+	out := filepath.Join(dir, "figs")
+	require.NoError(t, os.Mkdir(out, 0o755))
+	figs, err := report.RenderTruncation(dir, out)
+	require.NoError(t, err)
+	require.Len(t, figs, 2)
+	assert.Equal(t, report.NameGradientBias, figs[0].Name)
+	assert.Equal(t, report.NameCost, figs[1].Name)
+	assert.Contains(t, figs[0].Caption, "ISI band 24 to 36 steps", "the band comes from env's trace patterning defaults")
+	entries, err := os.ReadDir(out)
+	require.NoError(t, err)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	assert.Equal(t, []string{"cost.pdf", "cost.png", "gradient_bias.pdf", "gradient_bias.png"}, names)
+}
+
+// TestRenderTruncationErrors: a missing CSV is missing data naming the
+// command that makes it; a malformed one is an error prefixed "report:".
+func TestRenderTruncationErrors(t *testing.T) {
+	dir := t.TempDir()
+	_, err := report.RenderTruncation(dir, dir)
+	var me *plots.MissingError
+	require.True(t, errors.As(err, &me), "got %v", err)
+	assert.Contains(t, me.What, "ccn truncation --out "+dir)
+
+	require.NoError(t, os.WriteFile(filepath.Join(dir, truncation.BiasCSV), []byte("not,a,header\n"), 0o644))
+	_, err = report.RenderTruncation(dir, dir)
+	require.Error(t, err)
+	assert.False(t, errors.As(err, &me), "a malformed file is not missing data: %v", err)
+	assert.True(t, strings.HasPrefix(err.Error(), "report: "), "error %q must name the package", err)
+	entries, _ := os.ReadDir(dir)
+	assert.False(t, slices.ContainsFunc(entries, func(e os.DirEntry) bool { return strings.HasSuffix(e.Name(), ".png") }),
+		"nothing drawn from a bad file")
+}
