@@ -1,0 +1,167 @@
+package minatar
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/ccn-go/ccn/env/atari"
+	"github.com/stretchr/testify/assert"
+)
+
+func rng() *rand.Rand { return rand.New(rand.NewPCG(1, 1)) }
+
+func TestBreakoutRules(t *testing.T) {
+	g := new(breakout)
+	g.reset(rng())
+	// Up-right from (5, 4) into the brick at (6, 3): +1, the brick goes, the
+	// ball stays in row 4 and turns down-right.
+	g.ballX, g.ballY, g.dir = 5, 4, 1
+	r, end := g.act(Noop, nil)
+	assert.Equal(t, 1.0, r)
+	assert.False(t, end)
+	assert.False(t, g.bricks[3][6])
+	assert.Equal(t, [3]int{6, 4, 2}, [3]int{g.ballX, g.ballY, g.dir})
+	// Down-right from (2, 8) with the paddle under the new column: bounces
+	// back the way it came (up-left).
+	g.ballX, g.ballY, g.dir, g.pos = 2, 8, 2, 3
+	_, end = g.act(Noop, nil)
+	assert.False(t, end)
+	assert.Equal(t, [3]int{3, 8, 0}, [3]int{g.ballX, g.ballY, g.dir})
+	// With the paddle under the old column: straight up (up-right).
+	g.ballX, g.ballY, g.dir, g.pos = 2, 8, 2, 2
+	_, end = g.act(Noop, nil)
+	assert.False(t, end)
+	assert.Equal(t, [3]int{3, 8, 1}, [3]int{g.ballX, g.ballY, g.dir})
+	// The same with the paddle elsewhere ends the episode.
+	g.ballX, g.ballY, g.dir, g.pos = 2, 8, 2, 7
+	_, end = g.act(Noop, nil)
+	assert.True(t, end)
+}
+
+func TestFreewayRules(t *testing.T) {
+	g := newFreeway()
+	g.reset(rng())
+	for i := range g.cars {
+		g.cars[i].x, g.cars[i].timer = 9, 5 // out of the way
+	}
+	g.pos, g.moveTimer = 1, 0
+	r, end := g.act(Up, rng())
+	assert.Equal(t, 1.0, r)
+	assert.False(t, end)
+	assert.Equal(t, 9, g.pos)
+	// A car entering the chicken's cell sends it back.
+	g.pos, g.moveTimer = 5, 1
+	g.cars[4] = car{x: 3, y: 5, timer: 0, speed: 1}
+	g.act(Noop, rng())
+	assert.Equal(t, 9, g.pos)
+	// Movement waits for the move timer.
+	g.cars[4].x = 9
+	g.pos, g.moveTimer = 5, 2
+	g.act(Up, rng())
+	assert.Equal(t, 5, g.pos)
+}
+
+func TestAsterixRules(t *testing.T) {
+	g := new(asterix)
+	g.reset(nil)
+	g.entities[4] = entity{x: 6, live: true, gold: true} // row 5
+	r, end := g.act(Right, rng())
+	assert.Equal(t, 1.0, r)
+	assert.False(t, end)
+	assert.False(t, g.entities[4].live)
+	g.entities[4] = entity{x: 5, live: true}
+	_, end = g.act(Left, rng())
+	assert.True(t, end, "an enemy on the player's cell ends the episode")
+}
+
+func TestSeaquestRules(t *testing.T) {
+	for _, tc := range []struct {
+		divers, oxygen int
+		reward         float64
+		end            bool
+		after          int
+	}{
+		{0, 100, 0, true, 0},
+		{2, 100, 0, false, 1},
+		{6, 150, 7, false, 0}, // 150·10/200
+	} {
+		g := new(seaquest)
+		g.reset(nil)
+		g.subY, g.surfaced, g.divers, g.oxygen = 1, false, tc.divers, tc.oxygen
+		r, end := g.act(Up, rng())
+		assert.Equal(t, tc.reward, r, "%+v", tc)
+		assert.Equal(t, tc.end, end, "%+v", tc)
+		assert.Equal(t, tc.after, g.divers, "%+v", tc)
+		if !end {
+			assert.Equal(t, seaquestMaxOxygen, g.oxygen)
+		}
+	}
+	// A bullet meeting a fish: +1, both gone.
+	g := new(seaquest)
+	g.reset(nil)
+	g.subX, g.subY, g.subRight = 3, 4, true
+	g.fish = append(g.fish, mover{x: 5, y: 4, timer: 3})
+	g.act(Fire, rng())
+	r, _ := g.act(Noop, rng())
+	assert.Equal(t, 1.0, r)
+	assert.Empty(t, g.fish)
+	assert.Empty(t, g.fBullets)
+}
+
+func TestInvadersRules(t *testing.T) {
+	g := new(invaders)
+	g.reset(nil)
+	g.aliens = [gridSize][gridSize]bool{}
+	g.aliens[8][5] = true
+	g.pos = 5
+	r, end := g.act(Fire, rng())
+	assert.Equal(t, 1.0, r)
+	assert.False(t, end)
+	assert.True(t, g.aliens[0][2], "a cleared wave is replaced")
+	assert.Equal(t, invadersMoveInterval-1, g.moveInterval, "and the next one is faster")
+	// An enemy bullet falling onto the cannon.
+	g.eBull[8][5] = true
+	_, end = g.act(Noop, rng())
+	assert.True(t, end)
+}
+
+// TestGreyLevels: in every game each kind of object has its own grey level,
+// distinct from the background.
+func TestGreyLevels(t *testing.T) {
+	for name, levels := range map[string][]uint8{
+		"breakout":       {breakoutPaddle, breakoutBall, breakoutBrick},
+		"freeway":        {freewayChicken, freewayCar},
+		"asterix":        {asterixPlayer, asterixEnemy, asterixGold},
+		"seaquest":       {seaquestSubFront, seaquestSubBack, seaquestFBullet, seaquestEBullet, seaquestFish, seaquestEnemySub, seaquestDiver, seaquestOxygen, seaquestGauge},
+		"space-invaders": {invadersCannon, invadersAlien, invadersFBullet, invadersEBullet},
+	} {
+		seen := map[uint8]bool{background: true}
+		for _, v := range levels {
+			assert.False(t, seen[v], "%s: level %d twice", name, v)
+			seen[v] = true
+		}
+	}
+}
+
+// TestDrawn: the screen shows each game's objects and the frame is the
+// screen downscaled.
+func TestDrawn(t *testing.T) {
+	for _, g := range Games {
+		s, _ := New(g.Name, 2, Config{})
+		x := make([]float64, atari.Inputs)
+		s.Next(x)
+		lit := 0
+		for _, p := range s.Screen() {
+			if p != background {
+				lit++
+			}
+		}
+		assert.Positive(t, lit, g.Name)
+		var f [atari.FrameSize]uint8
+		atari.Downscale(&f, s.Screen())
+		assert.Equal(t, f, *s.Frame(), g.Name)
+		for i, p := range f {
+			assert.Equal(t, float64(p)/256, x[i])
+		}
+	}
+}
