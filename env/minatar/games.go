@@ -23,27 +23,27 @@ type Game struct {
 var Games = []Game{
 	{
 		Name: "breakout", Actions: []Action{Noop, Left, Right}, new: func() game { return new(breakout) },
-		Rules: "a paddle on the bottom row bounces a diagonal ball into three rows of bricks (+1 per brick, refilled when cleared); the episode ends when the ball passes the paddle",
+		Rules:  "a paddle on the bottom row bounces a diagonal ball into three rows of bricks (+1 per brick, refilled when cleared); the episode ends when the ball passes the paddle",
 		Policy: "moves the paddle toward the column where the falling ball will land, else toward the ball",
 	},
 	{
 		Name: "freeway", Actions: []Action{Noop, Up, Down}, new: func() game { return newFreeway() },
-		Rules: "a chicken crosses eight lanes of wrapping cars (+1 per crossing, car speeds redrawn); a hit sends it back; the episode lasts 2,500 steps",
+		Rules:  "a chicken crosses eight lanes of wrapping cars (+1 per crossing, car speeds redrawn); a hit sends it back; the episode lasts 2,500 steps",
 		Policy: "moves up unless a car is about to reach the chicken's column in the next lane, then waits",
 	},
 	{
 		Name: "asterix", Actions: []Action{Noop, Left, Up, Right, Down}, new: func() game { return new(asterix) },
-		Rules: "enemies and gold cross eight rows from the sides, faster over time; gold is +1, touching an enemy ends the episode",
+		Rules:  "enemies and gold cross eight rows from the sides, faster over time; gold is +1, touching an enemy ends the episode",
 		Policy: "takes the safe move (no enemy on or about to reach the cell) that comes closest to the nearest gold",
 	},
 	{
 		Name: "seaquest", Actions: []Action{Noop, Left, Up, Right, Down, Fire}, new: func() game { return new(seaquest) },
-		Rules: "a submarine shoots fish and enemy subs (+1 each), rescues divers and surfaces for oxygen (six divers: a bonus, clipped to +1); a hit, no oxygen or surfacing without divers ends the episode",
+		Rules:  "a submarine shoots fish and enemy subs (+1 each), rescues divers and surfaces for oxygen (six divers: a bonus, clipped to +1); a hit, no oxygen or surfacing without divers ends the episode",
 		Policy: "surfaces when oxygen runs low or six divers are aboard, otherwise fires at enemies in its row, dodges those close, and swims toward the nearest diver",
 	},
 	{
 		Name: "space-invaders", Actions: []Action{Noop, Left, Right, Fire}, new: func() game { return new(invaders) },
-		Rules: "a cannon on the bottom row shoots a marching, descending block of aliens (+1 per alien, faster waves); a bullet or an alien reaching the cannon ends the episode",
+		Rules:  "a cannon on the bottom row shoots a marching, descending block of aliens (+1 per alien, faster waves); a bullet or an alien reaching the cannon ends the episode",
 		Policy: "dodges an enemy bullet about to land, otherwise moves under the nearest alien column and fires",
 	},
 }
