@@ -1,0 +1,124 @@
+//go:build goexperiment.simd && amd64
+
+package lanes
+
+import (
+	"math"
+	"simd/archsimd"
+)
+
+type f64x4 = archsimd.Float64x4
+
+func bc(x float64) f64x4 { return archsimd.BroadcastFloat64x4(x) }
+
+// exp4 is e^x in four lanes:
+//
+//	n = round(x·log₂e)     r = x − n·ln2_hi − n·ln2_lo     (|r| ≤ ln2/2, Cody-Waite)
+//	e^r = Σ_{k≤13} r^k/k!  (Horner with fused multiply-adds; the truncation is
+//	                        below 1e-17 relative on |r| ≤ ln2/2)
+//	e^x = e^r · 2^⌊n/2⌋ · 2^(n−⌊n/2⌋)
+//
+// Splitting 2^n in two factors keeps both normal over the whole range, so
+// results in the subnormal range are rounded once. Like math.Exp on amd64
+// (whose result is the reference), lanes with n ≥ 1024 (x > 709.436) return
+// +Inf and lanes with n < −1075 return 0; x is clamped to [−746, 710] before
+// the reduction and NaN lanes return NaN. The powers of two are built in the exponent bits:
+// adding 1.5·2^52 + 1023 to an integer-valued n leaves n+1023 in the low
+// mantissa bits, which a 52-bit left shift moves into the exponent field.
+func exp4(x f64x4) f64x4 {
+	const (
+		log2e = 1.44269504088896338700e+00
+		ln2Hi = 6.93147180369123816490e-01
+		ln2Lo = 1.90821492927058770002e-10
+		magic = 0x1.8p52 + 1023
+	)
+	nan := x.IsNaN()
+	xc := x.Max(bc(-746)).Min(bc(710))
+	n := xc.Mul(bc(log2e)).RoundToEven()
+	r := xc.Sub(n.Mul(bc(ln2Hi))).Sub(n.Mul(bc(ln2Lo)))
+	p := bc(1.0 / 6227020800) // 1/13!
+	p = p.MulAdd(r, bc(1.0/479001600))
+	p = p.MulAdd(r, bc(1.0/39916800))
+	p = p.MulAdd(r, bc(1.0/3628800))
+	p = p.MulAdd(r, bc(1.0/362880))
+	p = p.MulAdd(r, bc(1.0/40320))
+	p = p.MulAdd(r, bc(1.0/5040))
+	p = p.MulAdd(r, bc(1.0/720))
+	p = p.MulAdd(r, bc(1.0/120))
+	p = p.MulAdd(r, bc(1.0/24))
+	p = p.MulAdd(r, bc(1.0/6))
+	p = p.MulAdd(r, bc(0.5))
+	p = p.MulAdd(r, bc(1))
+	p = p.MulAdd(r, bc(1))
+	n1 := n.Mul(bc(0.5)).Floor()
+	n2 := n.Sub(n1)
+	s1 := n1.Add(bc(magic)).AsInt64x4().ShiftAllLeft(52).AsFloat64x4()
+	s2 := n2.Add(bc(magic)).AsInt64x4().ShiftAllLeft(52).AsFloat64x4()
+	y := p.Mul(s1).Mul(s2)
+	y = bc(math.Inf(1)).Merge(y, n.GreaterEqual(bc(1024)))
+	y = bc(0).Merge(y, n.Less(bc(-1075)))
+	return x.Merge(y, nan)
+}
+
+// sigmoid4 is 1/(1+e^(−a)) in four lanes.
+func sigmoid4(a f64x4) f64x4 {
+	one := bc(1)
+	return one.Div(one.Add(exp4(bc(0).Sub(a))))
+}
+
+// tanh4 is tanh in four lanes with math.Tanh's formulas: for |x| < 0.625
+// x + x·s·P(s)/Q(s) with s = x² (the Cephes coefficients math.Tanh uses),
+// else sign(x)·(1 − 2/(e^(2|x|)+1)) with |x| clamped at 44 (tanh is ±1 in
+// float64 well before). NaN lanes return NaN, ±0 returns ±0.
+func tanh4(x f64x4) f64x4 {
+	const (
+		p0, p1, p2 = -9.64399179425052238628e-1, -9.92877231001918586564e1, -1.61468768441708447952e3
+		q0, q1, q2 = 1.12811678491632931402e2, 2.23548839060100448583e3, 4.84406305325125486048e3
+	)
+	signBit := archsimd.BroadcastInt64x4(-1 << 63)
+	xi := x.AsInt64x4()
+	sign := xi.And(signBit)
+	z := xi.AndNot(signBit).AsFloat64x4() // |x|
+	s := x.Mul(x)
+	num := bc(p0).Mul(s).Add(bc(p1)).Mul(s).Add(bc(p2))
+	den := s.Add(bc(q0)).Mul(s).Add(bc(q1)).Mul(s).Add(bc(q2))
+	small := x.Add(x.Mul(s).Mul(num).Div(den))
+	e := exp4(z.Min(bc(44)).Mul(bc(2)))
+	large := bc(1).Sub(bc(2).Div(e.Add(bc(1))))
+	// Both branches give |tanh| for x ≥ 0 and tanh for x < 0; the sign bit
+	// ORed in makes the large branch odd and keeps −0 (the rational branch
+	// returns +0 for it).
+	y := small.Merge(large, z.Less(bc(0.625)))
+	y = y.AsInt64x4().Or(sign).AsFloat64x4()
+	return x.Merge(y, x.IsNaN())
+}
+
+func sigmoidLanes(dst, src []float64) {
+	n := len(src) &^ 3
+	for i := 0; i < n; i += 4 {
+		sigmoid4(archsimd.LoadFloat64x4Slice(src[i:])).StoreSlice(dst[i:])
+	}
+	if n < len(src) {
+		sigmoid4(archsimd.LoadFloat64x4SlicePart(src[n:])).StoreSlicePart(dst[n:])
+	}
+}
+
+func tanhLanes(dst, src []float64) {
+	n := len(src) &^ 3
+	for i := 0; i < n; i += 4 {
+		tanh4(archsimd.LoadFloat64x4Slice(src[i:])).StoreSlice(dst[i:])
+	}
+	if n < len(src) {
+		tanh4(archsimd.LoadFloat64x4SlicePart(src[n:])).StoreSlicePart(dst[n:])
+	}
+}
+
+func expLanes(dst, src []float64) {
+	n := len(src) &^ 3
+	for i := 0; i < n; i += 4 {
+		exp4(archsimd.LoadFloat64x4Slice(src[i:])).StoreSlice(dst[i:])
+	}
+	if n < len(src) {
+		exp4(archsimd.LoadFloat64x4SlicePart(src[n:])).StoreSlicePart(dst[n:])
+	}
+}

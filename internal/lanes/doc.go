@@ -1,0 +1,18 @@
+// Package lanes holds the hot loops of the engines and optimizers as slice
+// kernels with two implementations: a scalar reference path in plain Go, and a
+// path that runs four float64 lanes per instruction with Go's simd/archsimd
+// (AVX2 and FMA on amd64). The lane path is compiled only when the toolchain
+// runs with GOEXPERIMENT=simd on amd64 and used only when the CPU reports
+// AVX2 and FMA; everywhere else the scalar path runs, so a plain go build works
+// on every architecture. Path reports which one this binary uses.
+//
+// The two paths compute the same formulas. Element-wise kernels (the RMSProp
+// update, trace recurrences, axpy forms) perform the same operations in the
+// same order in both paths and agree bitwise, except where noted. The lane
+// exponential is not math.Exp (it is a polynomial after Cody-Waite range
+// reduction, accurate to about 1 ulp), and lane dot products sum in four
+// partial sums, so the two builds differ in the last bits of activations.
+//
+// Within one build, every kernel is deterministic: the same inputs give the
+// same bits.
+package lanes

@@ -1,0 +1,3 @@
+package lanes
+
+const unreachable = "lanes: lane kernel called without lane support"
