@@ -8,6 +8,8 @@ import (
 	"github.com/ccn-go/ccn/arch"
 )
 
+var _ arch.Engine = (*TBPTT)(nil)
+
 // TBPTT is a dense LSTM learned by per-step sliding-window truncated
 // backpropagation through time (paper §1 and §4.1; docs/equations.md, T-BPTT window).
 //

@@ -10,21 +10,6 @@ import (
 	"github.com/ccn-go/ccn/reference"
 )
 
-// Engine is a hand-written gradient engine under test: one prediction per
-// step, and the gradient of the latest prediction with respect to its
-// parameter vector.
-type Engine interface {
-	Step(x []float64) float64
-	Grad(dst []float64)
-}
-
-var (
-	_ Engine = (*forward.DenseRTRL)(nil)
-	_ Engine = (*forward.Network)(nil)
-	_ Engine = (*backward.TBPTT)(nil)
-	_ Engine = (*columnEngine)(nil)
-)
-
 // truth answers, for one trajectory, what the engine must reproduce.
 type truth struct {
 	// ys are the predictions y_1..y_T.
@@ -35,9 +20,10 @@ type truth struct {
 	combo func(a []float64) ([]float64, error)
 }
 
-// agree steps e through xs and measures its predictions, its gradients at the
-// check times and its gradient of a random combination Σ_t a_t·y_t against ref.
-func agree(e Engine, n int, xs [][]float64, rng *rand.Rand, ref truth) (Agreement, error) {
+// agree steps an engine (its Step and Grad) through xs and measures its
+// predictions, its gradients at the check times and its gradient of a random
+// combination Σ_t a_t·y_t against ref.
+func agree(step func(x []float64) float64, grad func(dst []float64), n int, xs [][]float64, rng *rand.Rand, ref truth) (Agreement, error) {
 	T := len(xs)
 	times := checkTimes(T)
 	a := Weights(rng, T)
@@ -47,8 +33,8 @@ func agree(e Engine, n int, xs [][]float64, rng *rand.Rand, ref truth) (Agreemen
 	at := make(map[int][]float64, len(times))
 	next := 0
 	for t := 1; t <= T; t++ {
-		ys[t-1] = e.Step(xs[t-1])
-		e.Grad(g)
+		ys[t-1] = step(xs[t-1])
+		grad(g)
 		for i, v := range g {
 			combo[i] += a[t-1] * v
 		}
@@ -158,7 +144,8 @@ func CheckColumn(r *reference.Reference, m int, tr Trajectory, rng *rand.Rand, d
 	if err != nil {
 		return Agreement{}, err
 	}
-	return agree(&columnEngine{col: col, wOut: params[shape.OffOut()]}, shape.NumParams(), tr.Xs, rng, ref)
+	ce := &columnEngine{col: col, wOut: params[shape.OffOut()]}
+	return agree(ce.Step, ce.Grad, shape.NumParams(), tr.Xs, rng, ref)
 }
 
 // CheckDenseRTRL compares forward.DenseRTRL with full BPTT.
@@ -171,7 +158,7 @@ func CheckDenseRTRL(r *reference.Reference, shape arch.Dense, tr Trajectory, rng
 	if err != nil {
 		return Agreement{}, err
 	}
-	return agree(e, shape.NumParams(), tr.Xs, rng, ref)
+	return agree(e.Step, e.Grad, shape.NumParams(), tr.Xs, rng, ref)
 }
 
 // CheckTBPTT compares backward.TBPTT with truncation k (0: full) against the
@@ -185,7 +172,7 @@ func CheckTBPTT(r *reference.Reference, shape arch.Dense, k int, tr Trajectory, 
 	if err != nil {
 		return Agreement{}, err
 	}
-	return agree(e, shape.NumParams(), tr.Xs, rng, ref)
+	return agree(e.Step, e.Grad, shape.NumParams(), tr.Xs, rng, ref)
 }
 
 // CheckNetwork compares forward.Network at topology top (frozen and learnable
@@ -218,5 +205,5 @@ func CheckNetwork(r *reference.Reference, top arch.Network, tr Trajectory, rng *
 			return g, err
 		},
 	}
-	return agree(net, top.NumLearnable(), tr.Xs, rng, ref)
+	return agree(net.Step, net.Grad, top.NumLearnable(), tr.Xs, rng, ref)
 }

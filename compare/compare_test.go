@@ -145,7 +145,7 @@ func TestSaturatedGatesAgree(t *testing.T) {
 	}
 	ref, err := denseTruth(reference.New(), shape, append([]float64(nil), p...), tr.Xs, 0)
 	require.NoError(t, err)
-	a, err := agree(e, shape.NumParams(), tr.Xs, rng, ref)
+	a, err := agree(e.Step, e.Grad, shape.NumParams(), tr.Xs, rng, ref)
 	require.NoError(t, err)
 	assert.True(t, a.Pass(), "max rel %.3g", a.MaxRel)
 }

@@ -1,6 +1,10 @@
 package compute
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/ccn-go/ccn/arch"
+)
 
 // largest returns the largest n ≥ 1 with cost(n) ≤ budget, or 0 when even
 // n = 1 is too costly; cost must be increasing in n.
@@ -86,12 +90,12 @@ func Matched(budget, inputs int, truncations, perStages []int) []Config {
 		}
 	}
 	for _, k := range truncations {
-		add(Config{Method: MethodTBPTT, Features: LargestTBPTT(budget, inputs, k), Inputs: inputs, Truncation: k})
+		add(Config{Method: arch.MethodTBPTT, Features: LargestTBPTT(budget, inputs, k), Inputs: inputs, Truncation: k})
 	}
-	add(Config{Method: MethodColumnar, Features: LargestColumnar(budget, inputs), Inputs: inputs})
-	add(Config{Method: MethodConstructive, Features: LargestConstructive(budget, inputs), Inputs: inputs})
+	add(Config{Method: arch.MethodColumnar, Features: LargestColumnar(budget, inputs), Inputs: inputs})
+	add(Config{Method: arch.MethodConstructive, Features: LargestConstructive(budget, inputs), Inputs: inputs})
 	for _, u := range perStages {
-		add(Config{Method: MethodCCN, Features: LargestCCN(budget, inputs, u), Inputs: inputs, PerStage: u})
+		add(Config{Method: arch.MethodCCN, Features: LargestCCN(budget, inputs, u), Inputs: inputs, PerStage: u})
 	}
 	return out
 }

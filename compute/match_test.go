@@ -3,6 +3,7 @@ package compute
 import (
 	"testing"
 
+	"github.com/ccn-go/ccn/arch"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -44,11 +45,11 @@ func TestLargestOthers(t *testing.T) {
 func TestMatched(t *testing.T) {
 	got := Matched(4000, 12, []int{15, 30}, []int{4})
 	want := []Config{
-		{Method: MethodTBPTT, Features: 3, Inputs: 12, Truncation: 15},
-		{Method: MethodTBPTT, Features: 2, Inputs: 12, Truncation: 30},
-		{Method: MethodColumnar, Features: 10, Inputs: 12},
-		{Method: MethodConstructive, Features: 29, Inputs: 12},
-		{Method: MethodCCN, Features: 16, Inputs: 12, PerStage: 4},
+		{Method: arch.MethodTBPTT, Features: 3, Inputs: 12, Truncation: 15},
+		{Method: arch.MethodTBPTT, Features: 2, Inputs: 12, Truncation: 30},
+		{Method: arch.MethodColumnar, Features: 10, Inputs: 12},
+		{Method: arch.MethodConstructive, Features: 29, Inputs: 12},
+		{Method: arch.MethodCCN, Features: 16, Inputs: 12, PerStage: 4},
 	}
 	assert.Equal(t, want, got)
 	for _, c := range got {
@@ -65,7 +66,7 @@ func TestPaperTBPTTPairs(t *testing.T) {
 	wantH := []int{13, 10, 8, 5, 5, 4, 3, 2}
 	wantOps := []int{4056, 3680, 4032, 3240, 3960, 4352, 4032, 3720}
 	for i, p := range pairs {
-		assert.Equal(t, MethodTBPTT, p.Method)
+		assert.Equal(t, arch.MethodTBPTT, p.Method)
 		assert.Equal(t, wantK[i], p.Truncation)
 		assert.Equal(t, wantH[i], p.Features)
 		assert.Equal(t, 12, p.Inputs)

@@ -1,16 +1,9 @@
 package compute
 
-import "fmt"
+import (
+	"fmt"
 
-// Method names a learning method of the compute model.
-type Method string
-
-// The methods of paper Appendix A.7.
-const (
-	MethodTBPTT        Method = "tbptt"
-	MethodColumnar     Method = "columnar"
-	MethodConstructive Method = "constructive"
-	MethodCCN          Method = "ccn"
+	"github.com/ccn-go/ccn/arch"
 )
 
 // TBPTT returns the operations per step of a dense LSTM with the given hidden
@@ -71,7 +64,7 @@ func checkSizes(features, inputs int) {
 
 // Config is one network configuration of the compute model.
 type Config struct {
-	Method   Method
+	Method   arch.Method
 	Features int // hidden size |h|: LSTM units for T-BPTT, columns otherwise
 	Inputs   int // input size |x|
 
@@ -86,13 +79,13 @@ type Config struct {
 // or a field is out of range for its method.
 func (c Config) Ops() int {
 	switch c.Method {
-	case MethodTBPTT:
+	case arch.MethodTBPTT:
 		return TBPTT(c.Features, c.Inputs, c.Truncation)
-	case MethodColumnar:
+	case arch.MethodColumnar:
 		return Columnar(c.Features, c.Inputs)
-	case MethodConstructive:
+	case arch.MethodConstructive:
 		return Constructive(c.Features, c.Inputs)
-	case MethodCCN:
+	case arch.MethodCCN:
 		return CCN(c.Features, c.Inputs, c.PerStage)
 	}
 	panic(fmt.Sprintf("compute: unknown method %q", c.Method))
@@ -102,9 +95,9 @@ func (c Config) Ops() int {
 // count otherwise (with u for CCN).
 func (c Config) String() string {
 	switch c.Method {
-	case MethodTBPTT:
+	case arch.MethodTBPTT:
 		return fmt.Sprintf("tbptt %d:%d", c.Truncation, c.Features)
-	case MethodCCN:
+	case arch.MethodCCN:
 		return fmt.Sprintf("ccn %d (%d per stage)", c.Features, c.PerStage)
 	}
 	return fmt.Sprintf("%s %d", c.Method, c.Features)

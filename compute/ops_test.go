@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccn-go/ccn/arch"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -14,23 +15,23 @@ func TestFormulas(t *testing.T) {
 		want int
 	}{
 		// (15+1)·(4·16 + 4·4·12 + 4·4) = 16·272
-		{Config{Method: MethodTBPTT, Features: 4, Inputs: 12, Truncation: 15}, 4352},
+		{Config{Method: arch.MethodTBPTT, Features: 4, Inputs: 12, Truncation: 15}, 4352},
 		// 2·(4 + 0 + 4)
-		{Config{Method: MethodTBPTT, Features: 1, Inputs: 0, Truncation: 1}, 16},
+		{Config{Method: arch.MethodTBPTT, Features: 1, Inputs: 0, Truncation: 1}, 16},
 		// 3·(4·169 + 4·13·12 + 4·13) = 3·1352
-		{Config{Method: MethodTBPTT, Features: 13, Inputs: 12, Truncation: 2}, 4056},
+		{Config{Method: arch.MethodTBPTT, Features: 13, Inputs: 12, Truncation: 2}, 4056},
 		// 10·56 + 6·10·56
-		{Config{Method: MethodColumnar, Features: 10, Inputs: 12}, 3920},
+		{Config{Method: arch.MethodColumnar, Features: 10, Inputs: 12}, 3920},
 		// 7·(28 + 8)
-		{Config{Method: MethodColumnar, Features: 1, Inputs: 7}, 252},
+		{Config{Method: arch.MethodColumnar, Features: 1, Inputs: 7}, 252},
 		// 16·(32 + 48 + 4) + 6·4·84
-		{Config{Method: MethodCCN, Features: 16, Inputs: 12, PerStage: 4}, 3360},
+		{Config{Method: arch.MethodCCN, Features: 16, Inputs: 12, PerStage: 4}, 3360},
 		// no features yet: 6·4·52
-		{Config{Method: MethodCCN, Features: 0, Inputs: 12, PerStage: 4}, 1248},
+		{Config{Method: arch.MethodCCN, Features: 0, Inputs: 12, PerStage: 4}, 1248},
 		// 5·62 + 6·62
-		{Config{Method: MethodConstructive, Features: 5, Inputs: 12}, 682},
+		{Config{Method: arch.MethodConstructive, Features: 5, Inputs: 12}, 682},
 		// 29·110 + 6·110
-		{Config{Method: MethodConstructive, Features: 29, Inputs: 12}, 3850},
+		{Config{Method: arch.MethodConstructive, Features: 29, Inputs: 12}, 3850},
 	} {
 		t.Run(tc.cfg.String(), func(t *testing.T) {
 			assert.Equal(t, tc.want, tc.cfg.Ops())
@@ -63,7 +64,7 @@ func panicMessage(f func()) (msg string) {
 }
 
 func TestConfigString(t *testing.T) {
-	assert.Equal(t, "tbptt 15:4", Config{Method: MethodTBPTT, Truncation: 15, Features: 4}.String())
-	assert.Equal(t, "ccn 16 (4 per stage)", Config{Method: MethodCCN, Features: 16, PerStage: 4}.String())
-	assert.Equal(t, "columnar 10", Config{Method: MethodColumnar, Features: 10}.String())
+	assert.Equal(t, "tbptt 15:4", Config{Method: arch.MethodTBPTT, Truncation: 15, Features: 4}.String())
+	assert.Equal(t, "ccn 16 (4 per stage)", Config{Method: arch.MethodCCN, Features: 16, PerStage: 4}.String())
+	assert.Equal(t, "columnar 10", Config{Method: arch.MethodColumnar, Features: 10}.String())
 }

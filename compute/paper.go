@@ -1,5 +1,7 @@
 package compute
 
+import "github.com/ccn-go/ccn/arch"
+
 // PaperTBPTTPairs returns the eight compute-matched T-BPTT configurations of
 // the paper's trace patterning study (§4.1 and Figure 5, budget ≈ 4000, 12 inputs),
 // k:H = 2:13, 3:10, 5:8, 8:5, 10:5, 15:4, 20:3, 30:2.
@@ -22,7 +24,7 @@ func PaperTBPTTPairs() []Config {
 	pairs := [...][2]int{{2, 13}, {3, 10}, {5, 8}, {8, 5}, {10, 5}, {15, 4}, {20, 3}, {30, 2}}
 	out := make([]Config, len(pairs))
 	for i, p := range pairs {
-		out[i] = Config{Method: MethodTBPTT, Truncation: p[0], Features: p[1], Inputs: 12}
+		out[i] = Config{Method: arch.MethodTBPTT, Truncation: p[0], Features: p[1], Inputs: 12}
 	}
 	return out
 }

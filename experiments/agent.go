@@ -8,7 +8,7 @@ import (
 	"github.com/ccn-go/ccn/arch"
 )
 
-// TD is the online TD(λ) agent of paper Algorithm 1 (Appendix A.2) over a Learner:
+// TD is the online TD(λ) agent of paper Algorithm 1 (Appendix A.2) over an arch.Engine:
 //
 //	y = v(x_0); z = 0
 //	loop: observe x', cumulant c
@@ -37,7 +37,7 @@ import (
 type TD struct {
 	gamma, lambda float64
 
-	learner Learner
+	learner arch.Engine
 	staged  Staged          // nil if the learner's layout never changes
 	acc     GradAccumulator // nil if the learner has no fused trace update
 	opt     Optimizer
@@ -57,7 +57,7 @@ type TD struct {
 // layout describes l's parameter vector (for a Staged learner it is recomputed
 // from Topology at every stage change). The optimizer is Reset to layout. It
 // panics if layout does not match l or γ, λ are outside [0, 1].
-func NewTD(l Learner, layout Layout, opt Optimizer, gamma, lambda float64) *TD {
+func NewTD(l arch.Engine, layout Layout, opt Optimizer, gamma, lambda float64) *TD {
 	layout.validate()
 	if layout.Size != l.NumParams() || len(l.Params()) != l.NumParams() {
 		panic(fmt.Sprintf("experiments: layout size %d, learner has %d parameters", layout.Size, l.NumParams()))

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/ccn-go/ccn/arch"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -175,7 +176,7 @@ func TestNewTDPanics(t *testing.T) {
 
 // Staged learners stay staged when their fused trace update is hidden.
 type unfusedStaged struct {
-	Learner
+	arch.Engine
 	Staged
 }
 
@@ -183,7 +184,7 @@ type unfusedStaged struct {
 // a CCN trained through either path ends with bitwise equal parameters,
 // across stage changes.
 func TestTDFusedTraceMatchesGrad(t *testing.T) {
-	cfg := RunConfig{Method: MethodCCN, Steps: 3000, StepsPerStage: 700, Features: 8, FeaturesPerStage: 2, Seed: 4}.Resolve()
+	cfg := RunConfig{Method: arch.MethodCCN, Steps: 3000, StepsPerStage: 700, Features: 8, FeaturesPerStage: 2, Seed: 4}.Resolve()
 	require.NoError(t, cfg.Validate())
 	run := func(hide bool) []float64 {
 		e := cfg.NewEnv()

@@ -3,6 +3,7 @@ package experiments
 import (
 	"testing"
 
+	"github.com/ccn-go/ccn/arch"
 	"github.com/ccn-go/ccn/forward"
 )
 
@@ -14,13 +15,13 @@ type endToEnd struct {
 }
 
 var endToEndCases = []endToEnd{
-	{"ccn16x4", RunConfig{Method: MethodCCN, Features: 16, FeaturesPerStage: 4}},
-	{"ccn20x4", RunConfig{Method: MethodCCN, Features: 20, FeaturesPerStage: 4}},
-	{"columnar7", RunConfig{Method: MethodColumnar, Features: 7}},
-	{"columnar10", RunConfig{Method: MethodColumnar, Features: 10}},
-	{"constructive5", RunConfig{Method: MethodConstructive, Features: 5}},
-	{"tbptt_h4_k15", RunConfig{Method: MethodTBPTT, Hidden: 4, Truncation: 15}},
-	{"tbptt_h10_k5", RunConfig{Method: MethodTBPTT, Hidden: 10, Truncation: 5}},
+	{"ccn16x4", RunConfig{Method: arch.MethodCCN, Features: 16, FeaturesPerStage: 4}},
+	{"ccn20x4", RunConfig{Method: arch.MethodCCN, Features: 20, FeaturesPerStage: 4}},
+	{"columnar7", RunConfig{Method: arch.MethodColumnar, Features: 7}},
+	{"columnar10", RunConfig{Method: arch.MethodColumnar, Features: 10}},
+	{"constructive5", RunConfig{Method: arch.MethodConstructive, Features: 5}},
+	{"tbptt_h4_k15", RunConfig{Method: arch.MethodTBPTT, Hidden: 4, Truncation: 15}},
+	{"tbptt_h10_k5", RunConfig{Method: arch.MethodTBPTT, Hidden: 10, Truncation: 5}},
 }
 
 // newFinalStageAgent returns the environment and a started agent for the

@@ -9,12 +9,7 @@ import (
 	"github.com/ccn-go/ccn/forward"
 )
 
-var (
-	_ Learner = (*forward.Network)(nil)
-	_ Staged  = (*forward.Network)(nil)
-	_ Learner = (*forward.DenseRTRL)(nil)
-	_ Learner = (*backward.TBPTT)(nil)
-)
+var _ Staged = (*forward.Network)(nil)
 
 // learnerSeed derives the learner's initialization seed from the run seed, so
 // that the environment and the initial parameters draw from unrelated streams
@@ -60,14 +55,14 @@ func (c RunConfig) norm() arch.Normalization {
 // raw inputs, its parameter layout, and its optimizer. Columns start from
 // U(−s, s) with s = forward.DefaultInitScale; dense LSTM cell parameters
 // likewise, with w_out = 0 so that every learner's first prediction is 0.
-func (c RunConfig) NewLearner(inputs int) (Learner, Layout, Optimizer) {
+func (c RunConfig) NewLearner(inputs int) (arch.Engine, Layout, Optimizer) {
 	seed := learnerSeed(c.Seed)
-	var l Learner
+	var l arch.Engine
 	var layout Layout
 	switch c.Method {
-	case MethodTBPTT, MethodRTRL:
+	case arch.MethodTBPTT, arch.MethodRTRL:
 		shape := arch.Dense{Hidden: c.Hidden, Inputs: inputs}
-		if c.Method == MethodTBPTT {
+		if c.Method == arch.MethodTBPTT {
 			l = backward.NewTBPTT(shape, c.Truncation)
 		} else {
 			l = forward.NewDenseRTRL(shape)

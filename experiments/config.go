@@ -4,16 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/ccn-go/ccn/arch"
 )
 
-// Methods and names accepted by RunConfig.
+// Names accepted by RunConfig (the methods are arch.Methods).
 const (
-	MethodCCN          = "ccn"
-	MethodColumnar     = "columnar"
-	MethodConstructive = "constructive"
-	MethodTBPTT        = "tbptt"
-	MethodRTRL         = "rtrl"
-
 	EnvTracePatterning = "trace-patterning"
 
 	OptimizerAdam    = "adam"
@@ -40,7 +36,7 @@ type RunConfig struct {
 	// Env is the environment; "" means "trace-patterning", the only one.
 	Env string `json:"env" yaml:"env"`
 	// Method is ccn, columnar, constructive, tbptt or rtrl; "" means ccn.
-	Method string `json:"method" yaml:"method"`
+	Method arch.Method `json:"method" yaml:"method"`
 	// Steps is the run length; 0 means 10,000,000 (PaperSteps).
 	Steps int `json:"steps" yaml:"steps"`
 	// Seed drives the environment and the learner's initialization.
@@ -104,8 +100,8 @@ const DefaultOptimizer = OptimizerRMSProp
 // T-BPTT 0.90, 0.77, 0.54; exact RTRL 1.00, 0.99, 0.20 for seeds 1-3) while
 // 3e-4 learned (T-BPTT 0.27, 0.65, 0.48; RTRL 0.11, 0.29). They serve both
 // optimizers (3e-4 was also Adam's best on CCN and Columnar).
-func DefaultStepSize(method, optimizer string) float64 {
-	if method == MethodConstructive {
+func DefaultStepSize(method arch.Method, optimizer string) float64 {
+	if method == arch.MethodConstructive {
 		return 1e-3
 	}
 	return 3e-4
@@ -129,7 +125,7 @@ func (c RunConfig) Resolve() RunConfig {
 		c.Env = EnvTracePatterning
 	}
 	if c.Method == "" {
-		c.Method = MethodCCN
+		c.Method = arch.MethodCCN
 	}
 	if c.Optimizer == "" {
 		c.Optimizer = DefaultOptimizer
@@ -147,21 +143,21 @@ func (c RunConfig) Resolve() RunConfig {
 		return max(1, int(math.Round(float64(paper)*float64(c.Steps)/PaperSteps)))
 	}
 	switch c.Method {
-	case MethodCCN:
+	case arch.MethodCCN:
 		def(&c.Features, 16)
 		def(&c.FeaturesPerStage, 4)
 		def(&c.StepsPerStage, scaled(2_500_000))
-	case MethodColumnar:
+	case arch.MethodColumnar:
 		def(&c.Features, 10)
 		def(&c.FeaturesPerStage, c.Features)
-	case MethodConstructive:
+	case arch.MethodConstructive:
 		def(&c.Features, 5)
 		def(&c.FeaturesPerStage, 1)
 		def(&c.StepsPerStage, scaled(1_000_000))
-	case MethodTBPTT:
+	case arch.MethodTBPTT:
 		def(&c.Hidden, 4)
 		def(&c.Truncation, 15)
-	case MethodRTRL:
+	case arch.MethodRTRL:
 		def(&c.Hidden, 4)
 	}
 	if c.networked() {
@@ -173,7 +169,7 @@ func (c RunConfig) Resolve() RunConfig {
 
 // networked reports whether the method is a Columnar/Constructive/CCN network.
 func (c RunConfig) networked() bool {
-	return c.Method == MethodCCN || c.Method == MethodColumnar || c.Method == MethodConstructive
+	return c.Method == arch.MethodCCN || c.Method == arch.MethodColumnar || c.Method == arch.MethodConstructive
 }
 
 // Validate returns an error wrapping ErrInvalid that names the first field of
@@ -189,7 +185,7 @@ func (c RunConfig) Validate() error {
 		return bad("env %q unknown (want %s)", c.Env, EnvTracePatterning)
 	}
 	switch c.Method {
-	case MethodCCN, MethodColumnar, MethodConstructive, MethodTBPTT, MethodRTRL:
+	case arch.MethodCCN, arch.MethodColumnar, arch.MethodConstructive, arch.MethodTBPTT, arch.MethodRTRL:
 	default:
 		return bad("method %q unknown (want ccn, columnar, constructive, tbptt or rtrl)", c.Method)
 	}
@@ -225,13 +221,13 @@ func (c RunConfig) Validate() error {
 			return bad("features-per-stage %d must be at least 1", c.FeaturesPerStage)
 		case c.FeaturesPerStage > c.Features:
 			return bad("features-per-stage %d is larger than features %d", c.FeaturesPerStage, c.Features)
-		case c.Method == MethodColumnar && c.FeaturesPerStage != c.Features:
+		case c.Method == arch.MethodColumnar && c.FeaturesPerStage != c.Features:
 			return bad("features-per-stage %d must equal features %d for columnar (one stage)", c.FeaturesPerStage, c.Features)
-		case c.Method == MethodColumnar && c.StepsPerStage != 0:
+		case c.Method == arch.MethodColumnar && c.StepsPerStage != 0:
 			return bad("steps-per-stage does not apply to columnar (one stage)")
-		case c.Method == MethodConstructive && c.FeaturesPerStage != 1:
+		case c.Method == arch.MethodConstructive && c.FeaturesPerStage != 1:
 			return bad("features-per-stage %d must be 1 for constructive (use ccn)", c.FeaturesPerStage)
-		case c.Method != MethodColumnar && c.StepsPerStage < 1:
+		case c.Method != arch.MethodColumnar && c.StepsPerStage < 1:
 			return bad("steps-per-stage %d must be at least 1", c.StepsPerStage)
 		case !(c.Epsilon > 0) || !finite(c.Epsilon):
 			return bad("epsilon %v must be a positive number", c.Epsilon)
@@ -247,9 +243,9 @@ func (c RunConfig) Validate() error {
 		return bad("epsilon, norm-decay and no-norm do not apply to method %s (dense LSTM, no normalization)", c.Method)
 	case c.Hidden < 1:
 		return bad("hidden %d must be at least 1", c.Hidden)
-	case c.Method == MethodTBPTT && c.Truncation < 1:
+	case c.Method == arch.MethodTBPTT && c.Truncation < 1:
 		return bad("truncation %d must be at least 1 for tbptt", c.Truncation)
-	case c.Method == MethodRTRL && c.Truncation != 0:
+	case c.Method == arch.MethodRTRL && c.Truncation != 0:
 		return bad("truncation applies only to method tbptt")
 	}
 	return nil

@@ -3,25 +3,26 @@ package experiments
 import (
 	"testing"
 
+	"github.com/ccn-go/ccn/arch"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 func TestResolveDefaults(t *testing.T) {
 	tests := []struct {
-		method                          string
+		method                          arch.Method
 		features, perStage, stepsPerStg int
 		hidden, truncation              int
 		stepSize                        float64
 	}{
-		{MethodCCN, 16, 4, 2_500_000, 0, 0, 3e-4},
-		{MethodColumnar, 10, 10, 0, 0, 0, 3e-4},
-		{MethodConstructive, 5, 1, 1_000_000, 0, 0, 1e-3},
-		{MethodTBPTT, 0, 0, 0, 4, 15, 3e-4},
-		{MethodRTRL, 0, 0, 0, 4, 0, 3e-4},
+		{arch.MethodCCN, 16, 4, 2_500_000, 0, 0, 3e-4},
+		{arch.MethodColumnar, 10, 10, 0, 0, 0, 3e-4},
+		{arch.MethodConstructive, 5, 1, 1_000_000, 0, 0, 1e-3},
+		{arch.MethodTBPTT, 0, 0, 0, 4, 15, 3e-4},
+		{arch.MethodRTRL, 0, 0, 0, 4, 0, 3e-4},
 	}
 	for _, tt := range tests {
-		t.Run(tt.method, func(t *testing.T) {
+		t.Run(string(tt.method), func(t *testing.T) {
 			c := RunConfig{Method: tt.method}.Resolve()
 			require.NoError(t, c.Validate())
 			assert.Equal(t, EnvTracePatterning, c.Env)
@@ -40,7 +41,7 @@ func TestResolveDefaults(t *testing.T) {
 		})
 	}
 	// Shorter runs go through the same stages: steps-per-stage scales.
-	c := RunConfig{Method: MethodCCN, Steps: 3_000_000}.Resolve()
+	c := RunConfig{Method: arch.MethodCCN, Steps: 3_000_000}.Resolve()
 	assert.Equal(t, 750_000, c.StepsPerStage)
 	// An explicit λ = 0 (TD(0)) is kept.
 	zero := 0.0
@@ -63,11 +64,11 @@ func TestValidateNamesTheField(t *testing.T) {
 		{"step size NaN", RunConfig{StepSize: nan}, "step-size NaN"},
 		{"gamma", RunConfig{Gamma: 1}, "gamma 1"},
 		{"features per stage", RunConfig{Features: 3, FeaturesPerStage: 4}, "features-per-stage 4 is larger than features 3"},
-		{"columnar stages", RunConfig{Method: MethodColumnar, Features: 4, FeaturesPerStage: 2}, "must equal features"},
-		{"constructive per stage", RunConfig{Method: MethodConstructive, FeaturesPerStage: 2}, "must be 1 for constructive"},
-		{"truncation", RunConfig{Method: MethodTBPTT, Truncation: -2}, "truncation -2"},
+		{"columnar stages", RunConfig{Method: arch.MethodColumnar, Features: 4, FeaturesPerStage: 2}, "must equal features"},
+		{"constructive per stage", RunConfig{Method: arch.MethodConstructive, FeaturesPerStage: 2}, "must be 1 for constructive"},
+		{"truncation", RunConfig{Method: arch.MethodTBPTT, Truncation: -2}, "truncation -2"},
 		{"hidden on ccn", RunConfig{Hidden: 3}, "hidden does not apply"},
-		{"features on tbptt", RunConfig{Method: MethodTBPTT, Features: 3}, "do not apply to method tbptt"},
+		{"features on tbptt", RunConfig{Method: arch.MethodTBPTT, Features: 3}, "do not apply to method tbptt"},
 		{"epsilon", RunConfig{Epsilon: -1}, "epsilon -1"},
 		{"norm decay", RunConfig{NormDecay: 1}, "norm-decay 1"},
 		{"window", RunConfig{Window: -3}, "window -3"},
@@ -82,12 +83,12 @@ func TestValidateNamesTheField(t *testing.T) {
 }
 
 func TestNetworkTopology(t *testing.T) {
-	n, ok := RunConfig{Method: MethodCCN, Features: 10, FeaturesPerStage: 4}.Resolve().Network(12)
+	n, ok := RunConfig{Method: arch.MethodCCN, Features: 10, FeaturesPerStage: 4}.Resolve().Network(12)
 	require.True(t, ok)
 	assert.Equal(t, []int{4, 4, 2}, n.Stages, "the last stage is cut at Features")
-	_, ok = RunConfig{Method: MethodTBPTT}.Resolve().Network(12)
+	_, ok = RunConfig{Method: arch.MethodTBPTT}.Resolve().Network(12)
 	assert.False(t, ok)
-	d, ok := RunConfig{Method: MethodTBPTT}.Resolve().Dense(12)
+	d, ok := RunConfig{Method: arch.MethodTBPTT}.Resolve().Dense(12)
 	require.True(t, ok)
 	assert.Equal(t, 4, d.Hidden)
 }

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/ccn-go/ccn/arch"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -90,7 +91,7 @@ func TestTDEpisodesMatchAlgorithm1(t *testing.T) {
 	want, wantTheta := algorithm1Episodic(xs, cs, done, gamma, lambda, alpha)
 	for _, fused := range []bool{false, true} {
 		l := newLinear(n)
-		var learner Learner = l
+		var learner arch.Engine = l
 		if fused {
 			learner = fusedLinear{l}
 		}

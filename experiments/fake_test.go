@@ -92,7 +92,7 @@ func (s *staged) Grad(dst []float64) {
 }
 
 var (
-	_ Learner = (*linear)(nil)
-	_ Learner = (*staged)(nil)
-	_ Staged  = (*staged)(nil)
+	_ arch.Engine = (*linear)(nil)
+	_ arch.Engine = (*staged)(nil)
+	_ Staged      = (*staged)(nil)
 )

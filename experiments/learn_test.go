@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ccn-go/ccn/arch"
 	"github.com/ccn-go/ccn/env"
 )
 
@@ -34,18 +35,18 @@ func TestLearnsTracePatterning(t *testing.T) {
 	const learnMargin = 0.8
 	seeds := []uint64{1, 2, 3, 4, 5}
 	tests := []struct {
-		method string
+		method arch.Method
 		steps  int
 		seeds  []uint64
 	}{
-		{MethodCCN, learnSteps, seeds},
-		{MethodColumnar, learnSteps, seeds},
-		{MethodConstructive, 2 * learnSteps, seeds},
-		{MethodTBPTT, learnSteps, seeds},
-		{MethodRTRL, learnSteps, seeds[:3]},
+		{arch.MethodCCN, learnSteps, seeds},
+		{arch.MethodColumnar, learnSteps, seeds},
+		{arch.MethodConstructive, 2 * learnSteps, seeds},
+		{arch.MethodTBPTT, learnSteps, seeds},
+		{arch.MethodRTRL, learnSteps, seeds[:3]},
 	}
 	for _, tt := range tests {
-		t.Run(tt.method, func(t *testing.T) {
+		t.Run(string(tt.method), func(t *testing.T) {
 			var ratios []float64
 			for _, seed := range tt.seeds {
 				cfg := RunConfig{Method: tt.method, Seed: seed, Steps: tt.steps}.Resolve()

@@ -5,17 +5,6 @@ import (
 	"github.com/ccn-go/ccn/forward"
 )
 
-// Learner is a differentiable predictor v_θ stepped online: Step consumes the
-// next observation and returns the prediction, Grad writes ∂y/∂θ of the last
-// prediction for every learnable parameter, and Params is a writable view of θ
-// that the learner reads at every step.
-type Learner interface {
-	Step(x []float64) float64
-	Grad(dst []float64)
-	Params() []float64
-	NumParams() int
-}
-
 // GradAccumulator is implemented by learners that can fold the gradient of
 // their latest prediction into an eligibility trace in one pass,
 //

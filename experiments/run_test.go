@@ -9,11 +9,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccn-go/ccn/arch"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-var short = RunConfig{Method: MethodColumnar, Features: 2, Steps: 5000, Window: 1000, LogEvery: 1000}
+var short = RunConfig{Method: arch.MethodColumnar, Features: 2, Steps: 5000, Window: 1000, LogEvery: 1000}
 
 func TestRunCancelledLeavesNothing(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
@@ -82,7 +83,7 @@ func TestRunSkipsAndForces(t *testing.T) {
 
 func TestRunDivergence(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
-	cfg := RunConfig{Method: MethodTBPTT, StepSize: 1e300, Steps: 5000, Window: 100, LogEvery: 10}
+	cfg := RunConfig{Method: arch.MethodTBPTT, StepSize: 1e300, Steps: 5000, Window: 100, LogEvery: 10}
 	s, err := Run(context.Background(), cfg, dir, Options{})
 	require.ErrorIs(t, err, ErrDiverged)
 	assert.True(t, s.Diverged)
@@ -118,7 +119,7 @@ func TestWindowError(t *testing.T) {
 func ExampleRun() {
 	dir, _ := os.MkdirTemp("", "ccn-example")
 	defer os.RemoveAll(dir)
-	cfg := RunConfig{Method: MethodColumnar, Features: 2, Steps: 2000, Window: 1000, LogEvery: 1000, Seed: 1}
+	cfg := RunConfig{Method: arch.MethodColumnar, Features: 2, Steps: 2000, Window: 1000, LogEvery: 1000, Seed: 1}
 	s, err := Run(context.Background(), cfg, filepath.Join(dir, "run"), Options{})
 	if err != nil {
 		fmt.Println(err)

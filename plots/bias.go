@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 
+	"github.com/ccn-go/ccn/arch"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 )
@@ -52,7 +53,7 @@ func GradientBias(title string, series []BiasSeries, isiLo, isiHi float64) (*Gri
 				return nil, err
 			}
 		}
-		methods[i] = TBPTT
+		methods[i] = string(arch.MethodTBPTT)
 	}
 	colors, err := assignColors(title, methods)
 	if err != nil {

@@ -5,32 +5,25 @@ import (
 	"image/color"
 	"sort"
 	"strings"
-)
 
-// Method names understood by MethodColor.
-const (
-	CCN          = "ccn"
-	Columnar     = "columnar"
-	Constructive = "constructive"
-	TBPTT        = "tbptt"
-	RTRL         = "rtrl" // dense exact RTRL
+	"github.com/ccn-go/ccn/arch"
 )
 
 // methodColors is the one colour of each method in every figure (the
 // Okabe–Ito palette, readable by colour-blind readers).
-var methodColors = map[string]color.RGBA{
-	CCN:          {R: 0x00, G: 0x72, B: 0xB2, A: 0xFF}, // blue
-	Columnar:     {R: 0x00, G: 0x9E, B: 0x73, A: 0xFF}, // bluish green
-	Constructive: {R: 0xCC, G: 0x79, B: 0xA7, A: 0xFF}, // reddish purple
-	TBPTT:        {R: 0xD5, G: 0x5E, B: 0x00, A: 0xFF}, // vermillion
-	RTRL:         {R: 0x55, G: 0x55, B: 0x55, A: 0xFF}, // dark grey
+var methodColors = map[arch.Method]color.RGBA{
+	arch.MethodCCN:          {R: 0x00, G: 0x72, B: 0xB2, A: 0xFF}, // blue
+	arch.MethodColumnar:     {R: 0x00, G: 0x9E, B: 0x73, A: 0xFF}, // bluish green
+	arch.MethodConstructive: {R: 0xCC, G: 0x79, B: 0xA7, A: 0xFF}, // reddish purple
+	arch.MethodTBPTT:        {R: 0xD5, G: 0x5E, B: 0x00, A: 0xFF}, // vermillion
+	arch.MethodRTRL:         {R: 0x55, G: 0x55, B: 0x55, A: 0xFF}, // dark grey
 }
 
 // Methods returns the method names with a colour, sorted.
 func Methods() []string {
 	names := make([]string, 0, len(methodColors))
 	for n := range methodColors {
-		names = append(names, n)
+		names = append(names, string(n))
 	}
 	sort.Strings(names)
 	return names
@@ -51,7 +44,7 @@ func normalizeMethod(s string) string {
 // MethodColor returns the colour of method (case and punctuation ignored, so
 // "T-BPTT" is TBPTT). It returns an error for an unknown method.
 func MethodColor(method string) (color.RGBA, error) {
-	c, ok := methodColors[normalizeMethod(method)]
+	c, ok := methodColors[arch.Method(normalizeMethod(method))]
 	if !ok {
 		return color.RGBA{}, fmt.Errorf("plots: unknown method %q (want one of %s)", method, strings.Join(Methods(), ", "))
 	}
@@ -110,7 +103,7 @@ func assignColors(fig string, methods []string) ([]color.RGBA, error) {
 	out := make([]color.RGBA, len(methods))
 	for i, m := range methods {
 		nm := normalizeMethod(m)
-		base := methodColors[nm]
+		base := methodColors[arch.Method(nm)]
 		out[i] = Shade(base, seen[nm], count[nm])
 		seen[nm]++
 	}

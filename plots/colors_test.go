@@ -5,12 +5,13 @@ import (
 	"image/color"
 	"testing"
 
+	"github.com/ccn-go/ccn/arch"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 func TestMethodColorIgnoresCaseAndPunctuation(t *testing.T) {
-	tests := []struct{ a, b string }{{"T-BPTT", TBPTT}, {"CCN", CCN}, {"Columnar", Columnar}, {"RTRL", RTRL}}
+	tests := []struct{ a, b string }{{"T-BPTT", string(arch.MethodTBPTT)}, {"CCN", string(arch.MethodCCN)}, {"Columnar", string(arch.MethodColumnar)}, {"RTRL", string(arch.MethodRTRL)}}
 	for _, tc := range tests {
 		ca, err := MethodColor(tc.a)
 		require.NoError(t, err)
@@ -34,7 +35,7 @@ func TestMethodColorsDistinct(t *testing.T) {
 }
 
 func TestShadeIsSequential(t *testing.T) {
-	base, err := MethodColor(TBPTT)
+	base, err := MethodColor(string(arch.MethodTBPTT))
 	require.NoError(t, err)
 	assert.Equal(t, base, Shade(base, 0, 1), "one shade is the base colour")
 	const n = 6
@@ -49,11 +50,11 @@ func TestShadeIsSequential(t *testing.T) {
 }
 
 func TestAssignColorsSharesShadesWithinMethod(t *testing.T) {
-	cs, err := assignColors("f", []string{CCN, TBPTT, TBPTT, Columnar})
+	cs, err := assignColors("f", []string{string(arch.MethodCCN), string(arch.MethodTBPTT), string(arch.MethodTBPTT), string(arch.MethodColumnar)})
 	require.NoError(t, err)
-	ccn, _ := MethodColor(CCN)
-	col, _ := MethodColor(Columnar)
-	tb, _ := MethodColor(TBPTT)
+	ccn, _ := MethodColor(string(arch.MethodCCN))
+	col, _ := MethodColor(string(arch.MethodColumnar))
+	tb, _ := MethodColor(string(arch.MethodTBPTT))
 	assert.Equal(t, ccn, cs[0], "a lone method keeps its colour")
 	assert.Equal(t, col, cs[3])
 	assert.Equal(t, Shade(tb, 0, 2), cs[1])

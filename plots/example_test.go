@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/ccn-go/ccn/arch"
 	"github.com/ccn-go/ccn/plots"
 )
 
@@ -12,8 +13,8 @@ import (
 func ExampleLearningCurves() {
 	steps := []float64{1e5, 2e5, 3e5}
 	curves := []plots.Curve{
-		{Label: "CCN", Method: plots.CCN, Steps: steps, Mean: []float64{0.3, 0.2, 0.1}, StdErr: []float64{0.02, 0.02, 0.01}, Seeds: 5},
-		{Label: "T-BPTT k=15, H=4", Method: plots.TBPTT, Steps: steps, Mean: []float64{0.3, 0.25, 0.2}, StdErr: []float64{0.03, 0.02, 0.02}, Seeds: 5},
+		{Label: "CCN", Method: string(arch.MethodCCN), Steps: steps, Mean: []float64{0.3, 0.2, 0.1}, StdErr: []float64{0.02, 0.02, 0.01}, Seeds: 5},
+		{Label: "T-BPTT k=15, H=4", Method: string(arch.MethodTBPTT), Steps: steps, Mean: []float64{0.3, 0.25, 0.2}, StdErr: []float64{0.03, 0.02, 0.02}, Seeds: 5},
 	}
 	p, err := plots.LearningCurves("trace patterning", curves)
 	if err != nil {
@@ -38,7 +39,7 @@ func ExampleLearningCurves() {
 	}
 
 	// Missing data is an error that says what is missing.
-	_, err = plots.LearningCurves("empty", []plots.Curve{{Label: "CCN", Method: plots.CCN, Seeds: 5}})
+	_, err = plots.LearningCurves("empty", []plots.Curve{{Label: "CCN", Method: string(arch.MethodCCN), Seeds: 5}})
 	fmt.Println(err)
 	// Output:
 	// trace patterning (mean ± s.e., 5 seeds)

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccn-go/ccn/arch"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/plot/vg"
@@ -24,25 +25,25 @@ func figures(t *testing.T) []struct {
 } {
 	t.Helper()
 	curves := []Curve{
-		synthCurve("CCN", CCN, 50, 0.05, 10),
-		synthCurve("Columnar", Columnar, 50, 0.08, 10),
-		synthCurve("Constructive", Constructive, 50, 0.1, 10),
-		synthCurve("T-BPTT k=15, H=4", TBPTT, 50, 0.09, 10),
+		synthCurve("CCN", string(arch.MethodCCN), 50, 0.05, 10),
+		synthCurve("Columnar", string(arch.MethodColumnar), 50, 0.08, 10),
+		synthCurve("Constructive", string(arch.MethodConstructive), 50, 0.1, 10),
+		synthCurve("T-BPTT k=15, H=4", string(arch.MethodTBPTT), 50, 0.09, 10),
 	}
 	lc, err := LearningCurves("trace patterning", curves)
 	require.NoError(t, err)
 
 	pairs := []Curve{
-		synthCurve("k=2, H=13", TBPTT, 30, 0.12, 5),
-		synthCurve("k=5, H=8", TBPTT, 30, 0.10, 5),
-		synthCurve("k=15, H=4", TBPTT, 30, 0.09, 6),
+		synthCurve("k=2, H=13", string(arch.MethodTBPTT), 30, 0.12, 5),
+		synthCurve("k=5, H=8", string(arch.MethodTBPTT), 30, 0.10, 5),
+		synthCurve("k=15, H=4", string(arch.MethodTBPTT), 30, 0.09, 6),
 	}
 	ref, err := CurvesWithReference("compute-matched T-BPTT", pairs, "CCN final error", 0.05)
 	require.NoError(t, err)
 
 	abl, err := Ablation("CCN ablations",
-		"features per stage", []Curve{synthCurve("1", CCN, 20, 0.1, 3), synthCurve("4", CCN, 20, 0.05, 3)},
-		"steps per stage", []Curve{synthCurve("500k", CCN, 20, 0.07, 3), synthCurve("2.5M", CCN, 20, 0.05, 3)})
+		"features per stage", []Curve{synthCurve("1", string(arch.MethodCCN), 20, 0.1, 3), synthCurve("4", string(arch.MethodCCN), 20, 0.05, 3)},
+		"steps per stage", []Curve{synthCurve("500k", string(arch.MethodCCN), 20, 0.07, 3), synthCurve("2.5M", string(arch.MethodCCN), 20, 0.05, 3)})
 	require.NoError(t, err)
 
 	obs, ret := synthStream(300)
@@ -64,9 +65,9 @@ func figures(t *testing.T) []struct {
 	require.NoError(t, err)
 
 	co, err := Cost("cost per step", []CostSeries{
-		synthCost("Columnar RTRL", Columnar, 1), synthCost("CCN", CCN, 1),
-		synthCost("T-BPTT k=5", TBPTT, 1), synthCost("T-BPTT k=30", TBPTT, 1.05),
-		synthCost("dense RTRL", RTRL, 2),
+		synthCost("Columnar RTRL", string(arch.MethodColumnar), 1), synthCost("CCN", string(arch.MethodCCN), 1),
+		synthCost("T-BPTT k=5", string(arch.MethodTBPTT), 1), synthCost("T-BPTT k=30", string(arch.MethodTBPTT), 1.05),
+		synthCost("dense RTRL", string(arch.MethodRTRL), 2),
 	})
 	require.NoError(t, err)
 
@@ -118,7 +119,7 @@ func TestSaveWritesPNGAndPDF(t *testing.T) {
 
 func TestSaveStripsExtensionAndReplaces(t *testing.T) {
 	dir := t.TempDir()
-	p, err := LearningCurves("x", []Curve{synthCurve("CCN", CCN, 5, 0.1, 1)})
+	p, err := LearningCurves("x", []Curve{synthCurve("CCN", string(arch.MethodCCN), 5, 0.1, 1)})
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "f.png"), []byte("old"), 0o644))
 	require.NoError(t, Save(p, filepath.Join(dir, "f.png")))
@@ -135,7 +136,7 @@ func TestSaveStripsExtensionAndReplaces(t *testing.T) {
 }
 
 func TestSaveIntoMissingDirectoryFails(t *testing.T) {
-	p, err := LearningCurves("x", []Curve{synthCurve("CCN", CCN, 5, 0.1, 1)})
+	p, err := LearningCurves("x", []Curve{synthCurve("CCN", string(arch.MethodCCN), 5, 0.1, 1)})
 	require.NoError(t, err)
 	err = Save(p, filepath.Join(t.TempDir(), "no", "such", "f"))
 	require.Error(t, err)
@@ -143,7 +144,7 @@ func TestSaveIntoMissingDirectoryFails(t *testing.T) {
 }
 
 func TestMissingData(t *testing.T) {
-	good := synthCurve("CCN", CCN, 5, 0.1, 3)
+	good := synthCurve("CCN", string(arch.MethodCCN), 5, 0.1, 3)
 	short := good
 	short.Mean = short.Mean[:3]
 	nan := good
@@ -153,13 +154,13 @@ func TestMissingData(t *testing.T) {
 	noSE.StdErr = nil
 	noSeeds := good
 	noSeeds.Seeds = 0
-	empty := Curve{Label: "CCN", Method: CCN, Seeds: 1}
+	empty := Curve{Label: "CCN", Method: string(arch.MethodCCN), Seeds: 1}
 	obs, ret := synthStream(50)
 	ragged := append([][]float64{make([]float64, 3)}, obs[1:]...)
 	zeroBias := synthBias("H = 2", 3)
 	zeroBias.RelErr = append([]float64(nil), zeroBias.RelErr...)
 	zeroBias.RelErr[0] = 0
-	noCost := synthCost("CCN", CCN, 1)
+	noCost := synthCost("CCN", string(arch.MethodCCN), 1)
 	noCost.Micros = nil
 
 	tests := []struct {

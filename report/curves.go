@@ -40,7 +40,7 @@ func loadSeries(r *Results, fig, study string, names []string, label func(Group)
 			}
 			return nil, err
 		}
-		out = append(out, series{group: g, label: label(g), method: g.Config.Method})
+		out = append(out, series{group: g, label: label(g), method: string(g.Config.Method)})
 	}
 	if n := len(missingGroups); n > 2 {
 		missingGroups = append(missingGroups[:2], fmt.Sprintf("and %d more groups", n-2))

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ccn-go/ccn/arch"
 	"github.com/ccn-go/ccn/experiments"
 	"github.com/ccn-go/ccn/plots"
 )
@@ -48,18 +49,18 @@ const (
 // methodLabel is the legend text of a configuration's method.
 func methodLabel(c experiments.RunConfig) string {
 	switch c.Method {
-	case experiments.MethodCCN:
+	case arch.MethodCCN:
 		return "CCN"
-	case experiments.MethodColumnar:
+	case arch.MethodColumnar:
 		return "Columnar"
-	case experiments.MethodConstructive:
+	case arch.MethodConstructive:
 		return "Constructive"
-	case experiments.MethodTBPTT:
+	case arch.MethodTBPTT:
 		return fmt.Sprintf("T-BPTT k=%d, H=%d", c.Truncation, c.Hidden)
-	case experiments.MethodRTRL:
+	case arch.MethodRTRL:
 		return fmt.Sprintf("RTRL H=%d", c.Hidden)
 	}
-	return c.Method
+	return string(c.Method)
 }
 
 // runText describes the runs of g: scale, steps and the error window.

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ccn-go/ccn/arch"
 	"github.com/ccn-go/ccn/experiments"
 	"github.com/ccn-go/ccn/plots"
 	"github.com/ccn-go/ccn/report"
@@ -189,7 +190,7 @@ func TestGroupIsTheSelectedConfigurationOverTheFinalSeeds(t *testing.T) {
 	assert.Equal(t, "3 seeds", grp.SeedsText())
 
 	// The curve is the mean ± s.e. of the three runs' curves at every step.
-	c, err := grp.Curve("CCN", plots.CCN)
+	c, err := grp.Curve("CCN", string(arch.MethodCCN))
 	require.NoError(t, err)
 	assert.Equal(t, []float64{50, 100, 150, 200, 250, 300, 350, 400}, c.Steps)
 	assert.Equal(t, 3, c.Seeds)

@@ -185,7 +185,7 @@ func costFigure(points []truncation.CostPoint) (*plot.Plot, error) {
 			}
 		}
 		slices.SortFunc(ps, func(a, b truncation.CostPoint) int { return a.Params - b.Params })
-		s := plots.CostSeries{Label: l, Method: ps[0].Method}
+		s := plots.CostSeries{Label: l, Method: string(ps[0].Method)}
 		for _, p := range ps {
 			s.Params = append(s.Params, float64(p.Params))
 			s.Micros = append(s.Micros, p.Micros)

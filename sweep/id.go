@@ -22,7 +22,7 @@ import (
 func ID(cfg experiments.RunConfig) string {
 	cfg = cfg.Resolve()
 	sum := sha256.Sum256(canonical(cfg))
-	return cfg.Method + "-" + hex.EncodeToString(sum[:8])
+	return string(cfg.Method) + "-" + hex.EncodeToString(sum[:8])
 }
 
 // canonical returns the JSON object of the non-zero fields of cfg with sorted

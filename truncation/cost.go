@@ -13,14 +13,6 @@ import (
 	"github.com/ccn-go/ccn/forward"
 )
 
-// Method keys of cost points (the colour keys of package plots).
-const (
-	MethodColumnar = "columnar"
-	MethodCCN      = "ccn"
-	MethodTBPTT    = "tbptt"
-	MethodRTRL     = "rtrl"
-)
-
 // CostConfig configures the cost measurement. Zero fields take the defaults
 // written in their comments.
 type CostConfig struct {
@@ -88,18 +80,11 @@ func (c CostConfig) Validate() error {
 // CostPoint is the measured cost of one learner: the median over repeats of
 // the wall time of Step followed by Grad, in microseconds.
 type CostPoint struct {
-	Method string // MethodColumnar, MethodCCN, MethodTBPTT or MethodRTRL
-	Label  string // e.g. "T-BPTT k=10"; points with one label form a series
-	Size   int    // features (Columnar, CCN) or hidden units (T-BPTT, RTRL)
-	Params int    // every parameter of the network, frozen ones included
+	Method arch.Method // arch.MethodColumnar, arch.MethodCCN, arch.MethodTBPTT or arch.MethodRTRL
+	Label  string      // e.g. "T-BPTT k=10"; points with one label form a series
+	Size   int         // features (Columnar, CCN) or hidden units (T-BPTT, RTRL)
+	Params int         // every parameter of the network, frozen ones included
 	Micros float64
-}
-
-// learner is what the cost measurement times.
-type learner interface {
-	Step(x []float64) float64
-	Grad(dst []float64)
-	NumParams() int
 }
 
 // Cost measures the cost per step of every configured learner, on
@@ -114,7 +99,7 @@ func Cost(cfg CostConfig) []CostPoint {
 	xs := record(env.NewTracePatterning(env.TraceConfig{}, 1), 1024)
 	rng := rand.New(rand.NewPCG(1, 1))
 	var out []CostPoint
-	measure := func(method, label string, size, params int, l learner, warm int) {
+	measure := func(method arch.Method, label string, size, params int, l arch.Engine, warm int) {
 		us := timePerStep(l, xs, warm, cfg.Duration, cfg.Repeats)
 		out = append(out, CostPoint{Method: method, Label: label, Size: size, Params: params, Micros: us})
 		if cfg.Progress != nil {
@@ -124,7 +109,7 @@ func Cost(cfg CostConfig) []CostPoint {
 	for _, d := range cfg.Features {
 		n := forward.NewNetwork(forward.NetworkConfig{Inputs: inputs, FeaturesPerStage: d, MaxFeatures: d, Seed: 1})
 		randomize(rng, n.Params())
-		measure(MethodColumnar, "Columnar RTRL", d, n.NumParams(), n, 1)
+		measure(arch.MethodColumnar, "Columnar RTRL", d, n.NumParams(), n, 1)
 	}
 	for _, d := range cfg.Features {
 		if d < cfg.PerStage {
@@ -136,19 +121,19 @@ func Cost(cfg CostConfig) []CostPoint {
 		}
 		randomize(rng, n.Params())
 		label := fmt.Sprintf("CCN (%d per stage)", cfg.PerStage)
-		measure(MethodCCN, label, d, len(n.Frozen())+n.NumParams(), n, 1)
+		measure(arch.MethodCCN, label, d, len(n.Frozen())+n.NumParams(), n, 1)
 	}
 	for _, k := range cfg.Ks {
 		for _, h := range cfg.Hidden {
 			e := backward.NewTBPTT(arch.Dense{Hidden: h, Inputs: inputs}, k)
 			randomize(rng, e.Params())
-			measure(MethodTBPTT, fmt.Sprintf("T-BPTT k=%d", k), h, e.NumParams(), e, k)
+			measure(arch.MethodTBPTT, fmt.Sprintf("T-BPTT k=%d", k), h, e.NumParams(), e, k)
 		}
 	}
 	for _, h := range cfg.RTRLHidden {
 		e := forward.NewDenseRTRL(arch.Dense{Hidden: h, Inputs: inputs})
 		randomize(rng, e.Params())
-		measure(MethodRTRL, "dense exact RTRL", h, e.NumParams(), e, 1)
+		measure(arch.MethodRTRL, "dense exact RTRL", h, e.NumParams(), e, 1)
 	}
 	return out
 }
@@ -164,7 +149,7 @@ func randomize(rng *rand.Rand, p []float64) {
 // timePerStep runs warm steps of l, then repeats times runs Step and Grad on
 // the inputs xs (cycled) for at least d, and returns the median of the mean
 // microseconds per step of the runs.
-func timePerStep(l learner, xs [][]float64, warm int, d time.Duration, repeats int) float64 {
+func timePerStep(l arch.Engine, xs [][]float64, warm int, d time.Duration, repeats int) float64 {
 	g := make([]float64, l.NumParams())
 	t := 0
 	step := func() {

@@ -22,17 +22,17 @@ func TestCostSmall(t *testing.T) {
 		size  int
 	}
 	want := map[key]struct {
-		method string
+		method arch.Method
 		params int
 	}{
-		{"Columnar RTRL", 2}: {MethodColumnar, 2*col + 2 + 1},
-		{"Columnar RTRL", 8}: {MethodColumnar, 8*col + 8 + 1},
+		{"Columnar RTRL", 2}: {arch.MethodColumnar, 2*col + 2 + 1},
+		{"Columnar RTRL", 8}: {arch.MethodColumnar, 8*col + 8 + 1},
 		// CCN of 8 features, 4 per stage: 4 frozen columns on x, 4 learning
 		// columns on x and the 4 frozen features, head of 8 weights and a bias.
-		{"CCN (4 per stage)", 8}: {MethodCCN, 4*col + 4*arch.ColumnParams(inputs+4) + 8 + 1},
-		{"T-BPTT k=1", 8}:        {MethodTBPTT, arch.Dense{Hidden: 8, Inputs: inputs}.NumParams()},
-		{"T-BPTT k=5", 8}:        {MethodTBPTT, arch.Dense{Hidden: 8, Inputs: inputs}.NumParams()},
-		{"dense exact RTRL", 8}:  {MethodRTRL, arch.Dense{Hidden: 8, Inputs: inputs}.NumParams()},
+		{"CCN (4 per stage)", 8}: {arch.MethodCCN, 4*col + 4*arch.ColumnParams(inputs+4) + 8 + 1},
+		{"T-BPTT k=1", 8}:        {arch.MethodTBPTT, arch.Dense{Hidden: 8, Inputs: inputs}.NumParams()},
+		{"T-BPTT k=5", 8}:        {arch.MethodTBPTT, arch.Dense{Hidden: 8, Inputs: inputs}.NumParams()},
+		{"dense exact RTRL", 8}:  {arch.MethodRTRL, arch.Dense{Hidden: 8, Inputs: inputs}.NumParams()},
 	}
 	require.Len(t, pts, len(want), "CCN skips sizes below one stage")
 	got := map[key]CostPoint{}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/ccn-go/ccn/arch"
 )
 
 // Column headers of the CSV files.
@@ -58,7 +60,7 @@ func WriteCostCSV(w io.Writer, points []CostPoint) error {
 	cw := csv.NewWriter(w)
 	cw.Write(costHeader)
 	for _, p := range points {
-		cw.Write([]string{p.Method, p.Label, strconv.Itoa(p.Size), strconv.Itoa(p.Params), ftoa(p.Micros)})
+		cw.Write([]string{string(p.Method), p.Label, strconv.Itoa(p.Size), strconv.Itoa(p.Params), ftoa(p.Micros)})
 	}
 	cw.Flush()
 	if err := cw.Error(); err != nil {
@@ -76,7 +78,7 @@ func ReadCostCSV(r io.Reader) ([]CostPoint, error) {
 	out := make([]CostPoint, len(rows))
 	for i, row := range rows {
 		var ps parser
-		out[i] = CostPoint{Method: row[0], Label: row[1], Size: ps.int(row[2]), Params: ps.int(row[3]), Micros: ps.float(row[4])}
+		out[i] = CostPoint{Method: arch.Method(row[0]), Label: row[1], Size: ps.int(row[2]), Params: ps.int(row[3]), Micros: ps.float(row[4])}
 		if ps.err != nil {
 			return nil, fmt.Errorf("truncation: cost CSV row %d: %w", i+2, ps.err)
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccn-go/ccn/arch"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -25,8 +26,8 @@ func TestBiasCSVRoundTrip(t *testing.T) {
 
 func TestCostCSVRoundTrip(t *testing.T) {
 	pts := []CostPoint{
-		{Method: MethodTBPTT, Label: "T-BPTT k=10, \"quoted\"", Size: 8, Params: 680, Micros: math.Pi},
-		{Method: MethodRTRL, Label: "dense exact RTRL", Size: 2, Params: 122, Micros: 3.5},
+		{Method: arch.MethodTBPTT, Label: "T-BPTT k=10, \"quoted\"", Size: 8, Params: 680, Micros: math.Pi},
+		{Method: arch.MethodRTRL, Label: "dense exact RTRL", Size: 2, Params: 122, Micros: 3.5},
 	}
 	var buf bytes.Buffer
 	require.NoError(t, WriteCostCSV(&buf, pts))

@@ -4,14 +4,15 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/ccn-go/ccn/arch"
 	"github.com/ccn-go/ccn/truncation"
 )
 
 // A cost measurement written as CSV, which Render draws again later.
 func ExampleWriteCostCSV() {
 	pts := []truncation.CostPoint{
-		{Method: truncation.MethodColumnar, Label: "Columnar RTRL", Size: 4, Params: 229, Micros: 0.5},
-		{Method: truncation.MethodRTRL, Label: "dense exact RTRL", Size: 4, Params: 276, Micros: 15},
+		{Method: arch.MethodColumnar, Label: "Columnar RTRL", Size: 4, Params: 229, Micros: 0.5},
+		{Method: arch.MethodRTRL, Label: "dense exact RTRL", Size: 4, Params: 276, Micros: 15},
 	}
 	if err := truncation.WriteCostCSV(os.Stdout, pts); err != nil {
 		fmt.Println(err)

@@ -61,7 +61,7 @@ func runBudget(args []string, stdout, stderr io.Writer) error {
 		if set["truncations"] || set["nearest"] {
 			return badInput("--truncations and --nearest apply to --ops, not to --method")
 		}
-		c, err := budgetConfig(compute.Method(*method), set, *hidden, *truncation, *features, *perStage, *inputs)
+		c, err := budgetConfig(arch.Method(*method), set, *hidden, *truncation, *features, *perStage, *inputs)
 		if err != nil {
 			return err
 		}
@@ -71,10 +71,10 @@ func runBudget(args []string, stdout, stderr io.Writer) error {
 }
 
 // budgetConfig checks the flags of one configuration.
-func budgetConfig(m compute.Method, set map[string]bool, hidden, truncation, features, perStage, inputs int) (compute.Config, error) {
+func budgetConfig(m arch.Method, set map[string]bool, hidden, truncation, features, perStage, inputs int) (compute.Config, error) {
 	c := compute.Config{Method: m, Inputs: inputs}
 	switch m {
-	case compute.MethodTBPTT:
+	case arch.MethodTBPTT:
 		if set["features"] || set["features-per-stage"] {
 			return c, badInput("method tbptt takes --hidden and --truncation, not --features or --features-per-stage")
 		}
@@ -82,18 +82,18 @@ func budgetConfig(m compute.Method, set map[string]bool, hidden, truncation, fea
 			return c, badInput("method tbptt needs --hidden ≥ 1 and --truncation ≥ 1, got %d and %d", hidden, truncation)
 		}
 		c.Features, c.Truncation = hidden, truncation
-	case compute.MethodColumnar, compute.MethodConstructive, compute.MethodCCN:
+	case arch.MethodColumnar, arch.MethodConstructive, arch.MethodCCN:
 		if set["hidden"] || set["truncation"] {
 			return c, badInput("method %s takes --features, not --hidden or --truncation", m)
 		}
 		if features < 1 {
 			return c, badInput("method %s needs --features ≥ 1, got %d", m, features)
 		}
-		if m != compute.MethodCCN && set["features-per-stage"] {
+		if m != arch.MethodCCN && set["features-per-stage"] {
 			return c, badInput("--features-per-stage applies to method ccn only")
 		}
 		c.Features = features
-		if m == compute.MethodCCN {
+		if m == arch.MethodCCN {
 			c.PerStage = perStage
 		}
 	default:
@@ -126,9 +126,9 @@ func printConfig(stdout io.Writer, c compute.Config) error {
 	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(w, "method\t%s\n", c.Method)
 	switch c.Method {
-	case compute.MethodTBPTT:
+	case arch.MethodTBPTT:
 		fmt.Fprintf(w, "hidden\t%d\ntruncation\t%d\n", c.Features, c.Truncation)
-	case compute.MethodCCN:
+	case arch.MethodCCN:
 		fmt.Fprintf(w, "features\t%d\nfeatures per stage\t%d\n", c.Features, c.PerStage)
 	default:
 		fmt.Fprintf(w, "features\t%d\n", c.Features)
@@ -145,7 +145,7 @@ func printMatched(stdout io.Writer, budget, inputs int, truncations []int, perSt
 	cs := compute.Matched(budget, inputs, truncations, []int{perStage})
 	if nearest {
 		for i, c := range cs {
-			if c.Method == compute.MethodTBPTT {
+			if c.Method == arch.MethodTBPTT {
 				cs[i].Features = compute.NearestTBPTT(budget, inputs, c.Truncation)
 			}
 		}
@@ -160,11 +160,11 @@ func printMatched(stdout io.Writer, budget, inputs int, truncations []int, perSt
 	for _, c := range cs {
 		k, u := "-", "-"
 		switch c.Method {
-		case compute.MethodTBPTT:
+		case arch.MethodTBPTT:
 			k = strconv.Itoa(c.Truncation)
-		case compute.MethodCCN:
+		case arch.MethodCCN:
 			u = strconv.Itoa(c.PerStage)
-		case compute.MethodConstructive:
+		case arch.MethodConstructive:
 			u = "1"
 		}
 		impl := "-"
@@ -202,17 +202,17 @@ func implementationOps(c compute.Config) (int, bool) {
 		return 0, false
 	}
 	switch c.Method {
-	case compute.MethodTBPTT:
+	case arch.MethodTBPTT:
 		if c.Truncation < 1 {
 			return 0, false
 		}
 		return backward.Ops(arch.Dense{Hidden: c.Features, Inputs: c.Inputs}, c.Truncation), true
-	case compute.MethodColumnar, compute.MethodConstructive, compute.MethodCCN:
+	case arch.MethodColumnar, arch.MethodConstructive, arch.MethodCCN:
 		u := c.Features
 		switch c.Method {
-		case compute.MethodConstructive:
+		case arch.MethodConstructive:
 			u = 1
-		case compute.MethodCCN:
+		case arch.MethodCCN:
 			u = c.PerStage
 		}
 		if u < 1 {

@@ -94,11 +94,7 @@ func gradOf(engine string, shape arch.Dense, params []float64, xs [][]float64, k
 		_, grad, err = r.DenseTruncated(shape, params, xs, T, k)
 		return ys, grad, err
 	}
-	var e interface {
-		Params() []float64
-		Step(x []float64) float64
-		Grad(dst []float64)
-	}
+	var e arch.Engine
 	if engine == "forward" {
 		e = forward.NewDenseRTRL(shape)
 	} else {

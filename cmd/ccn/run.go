@@ -15,6 +15,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/ccn-go/ccn/arch"
 	"github.com/ccn-go/ccn/compare"
 	"github.com/ccn-go/ccn/experiments"
 )
@@ -42,7 +43,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("run", stderr)
 	var c experiments.RunConfig
 	fs.StringVar(&c.Env, "env", experiments.EnvTracePatterning, "environment (trace-patterning)")
-	fs.StringVar(&c.Method, "method", experiments.MethodCCN, "learner: ccn, columnar, constructive, tbptt or rtrl")
+	method := fs.String("method", string(arch.MethodCCN), "learner: ccn, columnar, constructive, tbptt or rtrl")
 	fs.IntVar(&c.Steps, "steps", 0, "steps to learn (default 10,000,000)")
 	fs.Uint64Var(&c.Seed, "seed", 0, "seed of the environment and the initialization")
 	out := fs.String("out", "", "run directory to write (required)")
@@ -66,6 +67,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	c.Method = arch.Method(*method)
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if set["lambda"] {
@@ -123,7 +125,7 @@ func gate(c experiments.RunConfig) error {
 	} else {
 		d, _ := c.Dense(inputs)
 		spec.Dense = &d
-		if c.Method == experiments.MethodTBPTT {
+		if c.Method == arch.MethodTBPTT {
 			spec.Truncation = c.Truncation
 		} else {
 			spec.RTRL = true
@@ -177,6 +179,8 @@ func merge(file, flags experiments.RunConfig, set map[string]bool) experiments.R
 		switch d := dst.(type) {
 		case *string:
 			*d = *src.(*string)
+		case *arch.Method:
+			*d = *src.(*arch.Method)
 		case *int:
 			*d = *src.(*int)
 		case *uint64:

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ccn-go/ccn/arch"
 	"github.com/ccn-go/ccn/report"
 	"github.com/ccn-go/ccn/truncation"
 )
@@ -44,13 +45,13 @@ func TestTruncationTiny(t *testing.T) {
 	cost, err := truncation.ReadCostCSV(f)
 	f.Close()
 	require.NoError(t, err)
-	methods := map[string]int{}
+	methods := map[arch.Method]int{}
 	for _, p := range cost {
 		methods[p.Method]++
 		assert.Greater(t, p.Micros, 0.0, p.Label)
 	}
 	// CCN needs at least one stage of 4 features: size 4 is one stage.
-	assert.Equal(t, map[string]int{"columnar": 1, "ccn": 1, "tbptt": 2, "rtrl": 1}, methods)
+	assert.Equal(t, map[arch.Method]int{"columnar": 1, "ccn": 1, "tbptt": 2, "rtrl": 1}, methods)
 
 	for _, base := range []string{report.NameGradientBias, report.NameCost} {
 		raw, err := os.ReadFile(filepath.Join(dir, base+".png"))

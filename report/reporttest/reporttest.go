@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/ccn-go/ccn/arch"
 	"github.com/ccn-go/ccn/experiments"
 	"github.com/ccn-go/ccn/sweep"
 	"github.com/ccn-go/ccn/truncation"
@@ -130,10 +131,10 @@ func WriteTruncation(dir string) error {
 	for _, size := range []int{4, 16, 64} {
 		p := 4 * (12 + 2) * size
 		cost = append(cost,
-			truncation.CostPoint{Method: truncation.MethodColumnar, Label: "Columnar", Size: size, Params: p, Micros: 0.01 * float64(p)},
-			truncation.CostPoint{Method: truncation.MethodCCN, Label: "CCN", Size: size, Params: p, Micros: 0.012 * float64(p)},
-			truncation.CostPoint{Method: truncation.MethodTBPTT, Label: "T-BPTT k=10", Size: size, Params: p, Micros: 0.11 * float64(p)},
-			truncation.CostPoint{Method: truncation.MethodRTRL, Label: "RTRL", Size: size, Params: p, Micros: 1e-4 * float64(p*p)})
+			truncation.CostPoint{Method: arch.MethodColumnar, Label: "Columnar", Size: size, Params: p, Micros: 0.01 * float64(p)},
+			truncation.CostPoint{Method: arch.MethodCCN, Label: "CCN", Size: size, Params: p, Micros: 0.012 * float64(p)},
+			truncation.CostPoint{Method: arch.MethodTBPTT, Label: "T-BPTT k=10", Size: size, Params: p, Micros: 0.11 * float64(p)},
+			truncation.CostPoint{Method: arch.MethodRTRL, Label: "RTRL", Size: size, Params: p, Micros: 1e-4 * float64(p*p)})
 	}
 	var buf bytes.Buffer
 	if err := truncation.WriteBiasCSV(&buf, bias); err != nil {
