@@ -100,16 +100,23 @@ func newPlot(title, xLabel, yLabel string) *plot.Plot {
 	return p
 }
 
-// stepTicks labels a step axis compactly, 2.5M or 500k, with as many
-// decimals as the spacing of the labelled ticks needs (9.9998M, 9.9999M).
+// stepTicks labels a step axis compactly, 2.5M or 500k, at evenly spaced
+// round values: the spacing is 1, 2, 2.5 or 5 times a power of ten, chosen
+// for about five labels, with an unlabelled tick half-way between labels, and
+// as many decimals as the spacing needs (0, 0.5M, 1M, 1.5M, 2M).
 type stepTicks struct{}
 
 func (stepTicks) Ticks(lo, hi float64) []plot.Tick {
-	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
-	var labelled []float64
-	for _, t := range ticks {
-		if t.Label != "" {
-			labelled = append(labelled, t.Value)
+	if !(hi > lo) {
+		return plot.DefaultTicks{}.Ticks(lo, hi)
+	}
+	raw := (hi - lo) / 5
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	spacing := 10 * mag
+	for _, m := range []float64{1, 2, 2.5, 5} {
+		if m*mag >= raw*(1-1e-9) {
+			spacing = m * mag
+			break
 		}
 	}
 	div, suffix := 1.0, ""
@@ -119,15 +126,23 @@ func (stepTicks) Ticks(lo, hi float64) []plot.Tick {
 	case a >= 1e3:
 		div, suffix = 1e3, "k"
 	}
-	decimals := 0
-	if len(labelled) > 1 {
-		gap := (labelled[1] - labelled[0]) / div
-		decimals = max(0, int(math.Ceil(-math.Log10(gap)-1e-9)))
+	decimals := max(0, int(math.Ceil(-math.Log10(spacing/div)-1e-9)))
+	if m := spacing / div / math.Pow(10, -float64(decimals)); math.Abs(m-math.Round(m)) > 1e-6 {
+		decimals++ // 2.5 at this magnitude needs one more
 	}
-	for i, t := range ticks {
-		if t.Label != "" {
-			ticks[i].Label = formatSteps(t.Value, div, suffix, decimals)
+	var ticks []plot.Tick
+	half := spacing / 2
+	first := math.Ceil(lo/half-1e-9) * half
+	for i := 0; ; i++ {
+		v := first + float64(i)*half
+		if v > hi+1e-9*spacing {
+			break
 		}
+		t := plot.Tick{Value: v}
+		if r := v / spacing; math.Abs(r-math.Round(r)) < 1e-6 {
+			t.Label = formatSteps(v, div, suffix, decimals)
+		}
+		ticks = append(ticks, t)
 	}
 	return ticks
 }
@@ -139,8 +154,8 @@ func formatSteps(v, div float64, suffix string, decimals int) string {
 	if strings.Contains(s, ".") {
 		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	}
-	if s == "-0" {
-		s = "0"
+	if s == "-0" || s == "0" {
+		return "0"
 	}
 	return s + suffix
 }

@@ -2,11 +2,9 @@ package plots
 
 import (
 	"fmt"
-	"image/color"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
 )
 
 // Axis labels of learning curves (paper §4.1: the error is averaged over the
@@ -49,35 +47,27 @@ func (c Curve) check(fig string) error {
 }
 
 // LearningCurves draws error against steps, one mean ± s.e. band per curve
-// (paper Figure 4; the ablations of Figures 12 and 14 with their own labels).
-// The number of seeds goes into the title when every curve has the same,
-// otherwise into each legend entry.
-func LearningCurves(title string, curves []Curve) (*plot.Plot, error) {
+// (paper Figure 4; the ablations of Figures 12 and 14 with their own labels),
+// with the reference lines refs (Baseline, MethodReference) labelled on the
+// panel. The number of seeds goes into the title when every curve has the
+// same, otherwise into each legend entry. The step axis starts at 0.
+func LearningCurves(title string, curves []Curve, refs ...Reference) (*plot.Plot, error) {
 	p, _, err := curvesPlot(title, curves)
-	return p, err
+	if err != nil {
+		return nil, err
+	}
+	if err := addReferences(p, title, refs); err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
-// CurvesWithReference is LearningCurves with a dotted horizontal line at ref
-// labelled refLabel: the compute-matched T-BPTT pairs k:H (Figure 5) and the
-// H = 10 truncation study (Figure 6), against CCN's final error.
+// CurvesWithReference is LearningCurves with one reference line at ref
+// labelled refLabel (MethodReference): the compute-matched T-BPTT pairs k:H
+// (Figure 5) and the H = 10 truncation study (Figure 6), against CCN's final
+// error.
 func CurvesWithReference(title string, curves []Curve, refLabel string, ref float64) (*plot.Plot, error) {
-	p, xr, err := curvesPlot(title, curves)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkSeries(title, "reference "+refLabel, "value", []float64{0}, []float64{ref}, false); err != nil {
-		return nil, err
-	}
-	l, err := plotter.NewLine(plotter.XYs{{X: xr[0], Y: ref}, {X: xr[1], Y: ref}})
-	if err != nil {
-		return nil, err
-	}
-	l.Color = color.Black
-	l.Width = vg.Points(1.2)
-	l.Dashes = []vg.Length{vg.Points(1.5), vg.Points(2.5)}
-	p.Add(l)
-	p.Legend.Add(refLabel, l)
-	return p, nil
+	return LearningCurves(title, curves, MethodReference(refLabel, ref))
 }
 
 // Ablation draws two sets of learning curves side by side with a common
@@ -111,7 +101,7 @@ func curvesPlot(title string, curves []Curve) (*plot.Plot, [2]float64, error) {
 		methods[i] = c.Method
 		sameSeeds = sameSeeds && c.Seeds == curves[0].Seeds
 	}
-	colors, err := assignColors(title, methods)
+	styles, err := curveStyles(title, methods)
 	if err != nil {
 		return nil, xr, err
 	}
@@ -123,11 +113,13 @@ func curvesPlot(title string, curves []Curve) (*plot.Plot, [2]float64, error) {
 	xr = [2]float64{curves[0].Steps[0], curves[0].Steps[0]}
 	var lines []*plotter.Line
 	for i, c := range curves {
-		l, band, err := meanBand(c.Steps, c.Mean, c.StdErr, colors[i], false)
+		l, band, err := meanBand(c.Steps, c.Mean, c.StdErr, styles[i].Color, false)
 		if err != nil {
 			return nil, xr, fmt.Errorf("plots: curve %q: %w", c.Label, err)
 		}
+		l.Dashes = styles[i].Dashes
 		if band != nil {
+			band.Color = translucent(styles[i].Color, bandAlphaFor(len(curves)))
 			p.Add(band)
 		}
 		lines = append(lines, l)
@@ -148,6 +140,7 @@ func curvesPlot(title string, curves []Curve) (*plot.Plot, [2]float64, error) {
 	for _, l := range lines {
 		p.Add(l)
 	}
+	p.X.Min = min(0, xr[0])
 	return p, xr, nil
 }
 

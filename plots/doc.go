@@ -15,7 +15,17 @@
 //
 // Every method has one colour in every figure (MethodColor); several curves of
 // one method in one figure (the k:H variants of T-BPTT, the ablations of CCN)
-// take a sequential palette of that colour (Shade), light to dark.
+// form a family and take distinct colours and line styles instead, so that
+// every curve can be told apart. Legends are drawn outside the axes, on their
+// right. Reference levels (the best constant prediction's error, CCN's final
+// error) are labelled horizontal lines (Reference), not curves. Step axes are
+// labelled at evenly spaced round values from 0 (0, 0.5M, 1M, ...). Studies of
+// variants get a summary panel of final errors with s.e. bars beside their
+// curves (CurvesAndSummary), on the same y range (Grid.ShareY).
+//
+// Golden images in testdata (TestGoldenImages, gonum/plot's cmpimg) fail any
+// change in how a representative figure is drawn; regenerate them with
+// go test ./plots -run TestGoldenImages -regen after an intended change.
 //
 // A figure whose data are missing (no curve, an empty series, mismatched
 // lengths, non-finite values) is an error of type *MissingError naming what is

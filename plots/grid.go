@@ -3,6 +3,7 @@ package plots
 import (
 	"fmt"
 	"image/color"
+	"math"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/text"
@@ -60,7 +61,8 @@ func (g *Grid) Size() (w, h vg.Length) {
 	return w, h
 }
 
-// Draw draws the title and the aligned panels on c.
+// Draw draws the title and the aligned panels on c, each panel's legend on
+// its right, outside its axes.
 func (g *Grid) Draw(c draw.Canvas) {
 	c.SetColor(color.White)
 	c.Fill(c.Rectangle.Path())
@@ -83,8 +85,25 @@ func (g *Grid) Draw(c draw.Canvas) {
 	for r := range g.Rows {
 		for col := range g.Cols {
 			if p := ps[r][col]; p != nil {
-				p.Draw(canvases[r][col])
+				drawPlot(p, canvases[r][col])
 			}
+		}
+	}
+}
+
+// ShareY gives every panel the same y range, the union of their ranges, so
+// that panels meant to be compared are read on one scale. Call it once the
+// panels hold their data.
+func (g *Grid) ShareY() {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, p := range g.Panels {
+		if p != nil {
+			lo, hi = min(lo, p.Y.Min), max(hi, p.Y.Max)
+		}
+	}
+	for _, p := range g.Panels {
+		if p != nil {
+			p.Y.Min, p.Y.Max = lo, hi
 		}
 	}
 }

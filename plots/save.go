@@ -8,6 +8,7 @@ import (
 
 	"github.com/ccn-go/ccn/internal/atomicfile"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -21,7 +22,8 @@ const DPI = 300
 // embedded); an extension .png or .pdf on base is dropped first. Each file is
 // written to a temporary file in the same directory and renamed into place, so
 // a reader never sees a partial figure. The size is fig's own (Sizer) or
-// DefaultWidth×DefaultHeight.
+// DefaultWidth×DefaultHeight. A *plot.Plot is drawn with its legend outside
+// the axes, on their right, like every panel of a Grid.
 func Save(fig Drawer, base string) error {
 	w, h := DefaultWidth, DefaultHeight
 	if s, ok := fig.(Sizer); ok {
@@ -39,6 +41,9 @@ func SaveSize(fig Drawer, w, h vg.Length, base string) error {
 		base = strings.TrimSuffix(base, filepath.Ext(base))
 	}
 
+	if p, ok := fig.(*plot.Plot); ok {
+		fig = framed{p}
+	}
 	img := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(DPI))
 	fig.Draw(draw.New(img))
 	if err := writeTo(base+".png", vgimg.PngCanvas{Canvas: img}); err != nil {

@@ -88,13 +88,17 @@ func LearningCurves(r *Results) (Figure, error) {
 	if err != nil {
 		return Figure{}, err
 	}
-	p, err := plots.LearningCurves("Trace patterning", cs)
+	base, err := baseline(ss[0].group)
+	if err != nil {
+		return Figure{}, err
+	}
+	p, err := plots.LearningCurves("Trace patterning\n"+subtitle(ss[0].group), cs, base.reference())
 	if err != nil {
 		return Figure{}, err
 	}
 	p.Y.Label.Text = errorLabel(ss[0].group.Config.Window)
 	return Figure{Name: fig, Drawer: p, Caption: caption(
-		"Figure 4: trace patterning learning curves of CCN, Columnar, Constructive and the best T-BPTT, each with its best configuration over the sweep seeds", ss)}, nil
+		"Figure 4: trace patterning learning curves of CCN, Columnar, Constructive and the best T-BPTT, each with its best configuration over the sweep seeds", ss, base.text())}, nil
 }
 
 // ComputeMatched draws Figure 5: the compute-matched T-BPTT pairs k:H, with
@@ -107,7 +111,7 @@ func ComputeMatched(r *Results) (Figure, error) {
 	if err != nil {
 		return Figure{}, err
 	}
-	return withCCN(r, fig, "T-BPTT with matched compute (k:H)", ss,
+	return withCCN(r, fig, "T-BPTT with matched compute (k:H)", "final error per k:H", "k:H", ss,
 		"Figure 5: T-BPTT with truncation k and H hidden units (k:H) paired to use about the same computation per step, each with its best step size")
 }
 
@@ -121,14 +125,20 @@ func TruncationH10(r *Results) (Figure, error) {
 	if err != nil {
 		return Figure{}, err
 	}
-	return withCCN(r, fig, "T-BPTT with H = 10 and growing truncation k", ss,
+	return withCCN(r, fig, "T-BPTT with H = 10 and growing truncation k", "final error per truncation k", "truncation k", ss,
 		"Figure 6: LSTMs with 10 hidden units trained by T-BPTT with truncation k, each with its best step size; cost per step grows with k + 1")
 }
 
-// withCCN draws ss with CCN's final error from the main comparison as a
-// dotted reference line.
-func withCCN(r *Results, fig, title string, ss []series, what string) (Figure, error) {
+// withCCN draws the learning curves of ss beside the summary of their final
+// errors (one point per group, in the same order), with CCN's final error from
+// the main comparison and the best constant prediction as labelled reference
+// lines, both panels on one y range.
+func withCCN(r *Results, fig, title, summaryTitle, xLabel string, ss []series, what string) (Figure, error) {
 	ref, ccn, err := ccnReference(r, fig)
+	if err != nil {
+		return Figure{}, err
+	}
+	base, err := baseline(ss[0].group)
 	if err != nil {
 		return Figure{}, err
 	}
@@ -136,14 +146,27 @@ func withCCN(r *Results, fig, title string, ss []series, what string) (Figure, e
 	if err != nil {
 		return Figure{}, err
 	}
-	p, err := plots.CurvesWithReference(title, cs, "CCN final error", ref)
+	g, err := plots.CurvesAndSummary(title+"\n"+subtitle(ss[0].group), cs, summaryTitle, xLabel, points(ss),
+		base.reference(), plots.MethodReference("CCN final error", ref))
 	if err != nil {
 		return Figure{}, err
 	}
-	p.Y.Label.Text = errorLabel(ss[0].group.Config.Window)
-	return Figure{Name: fig, Drawer: p, Caption: caption(what, ss, fmt.Sprintf(
-		"Dotted line: CCN's final error %.4g, the mean over %s of the main comparison (%s) at the end of learning",
-		ref, ccn.SeedsText(), ccn.Candidate))}, nil
+	g.Panels[0].Y.Label.Text = errorLabel(ss[0].group.Config.Window)
+	return Figure{Name: fig, Drawer: g, Caption: caption(what, ss, fmt.Sprintf(
+		"Left: learning curves; right: the final error of each (mean ± s.e. over its final seeds). "+
+			"Dotted black line: CCN's final error %.4g, the mean over %s of the main comparison (%s) at the end of learning",
+		ref, ccn.SeedsText(), ccn.Candidate), base.text())}, nil
+}
+
+// points returns the summary points of ss: each group's final error, mean ±
+// s.e. over its complete final runs.
+func points(ss []series) []plots.Point {
+	pts := make([]plots.Point, len(ss))
+	for i, s := range ss {
+		m, se := meanSE(s.group.FinalErrors())
+		pts[i] = plots.Point{Label: s.label, Method: s.method, Mean: m, StdErr: se}
+	}
+	return pts
 }
 
 // Normalization draws Figure 12: the best CCN against the best CCN without
@@ -163,13 +186,17 @@ func Normalization(r *Results) (Figure, error) {
 	if err != nil {
 		return Figure{}, err
 	}
-	p, err := plots.LearningCurves("Online feature normalization", cs)
+	base, err := baseline(ss[0].group)
+	if err != nil {
+		return Figure{}, err
+	}
+	p, err := plots.LearningCurves("Online feature normalization\n"+subtitle(ss[0].group), cs, base.reference())
 	if err != nil {
 		return Figure{}, err
 	}
 	p.Y.Label.Text = errorLabel(ss[0].group.Config.Window)
 	return Figure{Name: fig, Drawer: p, Caption: caption(
-		"Figure 12: CCN with and without online feature normalization, each tuned independently", ss)}, nil
+		"Figure 12: CCN with and without online feature normalization, each tuned independently", ss, base.text())}, nil
 }
 
 // Ablations draws Figure 14: CCN with 1 to 6 features per stage (left) and
@@ -200,20 +227,53 @@ func Ablations(r *Results) (Figure, error) {
 		return Figure{}, err
 	}
 	leftCfg, rightCfg := left[0].group.Config, right[0].group.Config
-	grid, err := plots.Ablation("CCN: features per stage and steps per stage",
-		fmt.Sprintf("features per stage (a stage every %s steps)", stepsText(leftCfg.StepsPerStage)), lc,
-		fmt.Sprintf("steps per stage (%d features per stage)", rightCfg.FeaturesPerStage), rc)
+	base, err := baseline(left[0].group)
 	if err != nil {
 		return Figure{}, err
 	}
-	grid.Panels[0].Y.Label.Text = errorLabel(leftCfg.Window)
-	grid.Panels[1].Y.Label.Text = errorLabel(rightCfg.Window)
+	ref := base.reference()
+	lp, err := plots.LearningCurves(fmt.Sprintf("features per stage (a stage every %s steps)", stepsText(leftCfg.StepsPerStage)), lc, ref)
+	if err != nil {
+		return Figure{}, err
+	}
+	ls, err := plots.FinalErrors("final error per features per stage", "features per stage", ablationPoints(left, func(c experiments.RunConfig) string {
+		return fmt.Sprint(c.FeaturesPerStage)
+	}), false, ref)
+	if err != nil {
+		return Figure{}, err
+	}
+	rp, err := plots.LearningCurves(fmt.Sprintf("steps per stage (%d features per stage)", rightCfg.FeaturesPerStage), rc, ref)
+	if err != nil {
+		return Figure{}, err
+	}
+	rs, err := plots.FinalErrors("final error per steps per stage", "steps per stage", ablationPoints(right, func(c experiments.RunConfig) string {
+		return stepsText(c.StepsPerStage)
+	}), false, ref)
+	if err != nil {
+		return Figure{}, err
+	}
+	lp.Y.Label.Text = errorLabel(leftCfg.Window)
+	rp.Y.Label.Text = errorLabel(rightCfg.Window)
+	grid := plots.NewGrid("CCN: features per stage and steps per stage\n"+subtitle(left[0].group), 2, 2, lp, ls, rp, rs)
+	grid.Width, grid.Height = 2*plots.DefaultWidth, 2*plots.DefaultHeight
+	grid.ShareY()
 	return Figure{Name: fig, Drawer: grid, Caption: strings.Join([]string{
 		caption(fmt.Sprintf("Figure 14 (left): CCN with 1 to 6 features per stage, a new stage every %s steps, step size %g for every curve",
 			stepsText(leftCfg.StepsPerStage), leftCfg.StepSize), left),
 		caption(fmt.Sprintf("Figure 14 (right): CCN with %d features per stage and a new stage every %s steps (the paper's 0.5M to 5M scaled by steps/%s)",
 			rightCfg.FeaturesPerStage, stepsRange(right), stepsText(experiments.PaperSteps)), right),
+		"Right column: the final error of each curve (mean ± s.e. over its final seeds); all four panels share one y range. " + base.text() + ".",
 	}, " ")}, nil
+}
+
+// ablationPoints returns the summary points of ss labelled by label of each
+// group's configuration.
+func ablationPoints(ss []series, label func(experiments.RunConfig) string) []plots.Point {
+	pts := points(ss)
+	for i, s := range ss {
+		pts[i].Label = label(s.group.Config)
+	}
+	return pts
 }
 
 // stepsRange lists the steps per stage of ss: "20k, 40k, 100k".

@@ -75,15 +75,16 @@ func TestRenderEveryFigure(t *testing.T) {
 	assert.Equal(t, reporttest.Scale, rep.Scale)
 
 	// Size in pixels at 300 dpi: 6×4 in by default, the stream 7×5 in, the
-	// two-panel ablation 12×4 in, the gradient-bias grid its own.
+	// curves-and-summary figures 12×4 in, the four-panel ablations 12×8 in,
+	// the gradient-bias grid its own.
 	want := map[string][2]int{
 		report.NameStream:         {2100, 1500},
 		report.NameLearningCurves: {1800, 1200},
-		report.NameComputeMatched: {1800, 1200},
-		report.NameTruncationH10:  {1800, 1200},
+		report.NameComputeMatched: {3600, 1200},
+		report.NameTruncationH10:  {3600, 1200},
 		report.NamePredictions:    {1800, 1200},
 		report.NameNormalization:  {1800, 1200},
-		report.NameAblations:      {3600, 1200},
+		report.NameAblations:      {3600, 2400},
 		"gradient_bias":           {0, 0},
 		"cost":                    {1800, 1200},
 	}
@@ -114,7 +115,12 @@ func TestRenderEveryFigure(t *testing.T) {
 	assert.Contains(t, learning, "Scale test, 400 steps per run, error averaged over the previous 100 steps")
 	assert.Contains(t, learning, "CCN: 3 seeds, selected epsilon=0.001 step-size=")
 	assert.Contains(t, learning, "T-BPTT k=15, H=4: 3 seeds")
-	assert.Contains(t, captionOf(t, text, report.NameComputeMatched), "Dotted line: CCN's final error")
+	assert.Contains(t, captionOf(t, text, report.NameComputeMatched), "Dotted black line: CCN's final error")
+	for _, name := range []string{report.NameLearningCurves, report.NameComputeMatched, report.NameTruncationH10,
+		report.NameNormalization, report.NameAblations} {
+		assert.Contains(t, captionOf(t, text, name), "Dashed grey line: the error of the best constant prediction, ",
+			"%s: every error figure draws the best constant prediction", name)
+	}
 	assert.NotContains(t, captionOf(t, text, report.NameAblations), "selected default", "nothing is tuned in the ablations")
 }
 
