@@ -34,6 +34,8 @@ func commands() map[string]command {
 		"verify":     {"check every hand-written gradient engine against the Gorgonia reference", runVerify},
 		"grad":       {"gradients of a user's own LSTM case (JSON) from one engine", runGrad},
 		"stream":     {"write an environment's stream (observations, cumulant, return) as CSV", runStream},
+		"record":     {"play a pixel game and write its stream in the authors' ExperienceBuffer format", runRecord},
+		"envs":       {"list the environments with their inputs, default γ and a description", runEnvs},
 		"run":        {"learn online with TD(λ) and write curve.csv, predictions.csv, summary.json", runRun},
 		"budget":     {"per-step operation counts and compute-matched configurations (paper Appendix A.7)", runBudget},
 		"truncation": {"T-BPTT truncation study: gradient bias against k and cost per step against size", runTruncation},

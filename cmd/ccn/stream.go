@@ -2,68 +2,117 @@ package main
 
 import (
 	"bufio"
+	"flag"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/ccn-go/ccn/env"
+	"github.com/ccn-go/ccn/env/catalog"
 )
 
 // runStream writes an environment's stream as CSV: t, the observation,
-// the cumulant and the true return G_t, one row per step.
+// the cumulant, (for episodic streams) done, and the true return G_t, one
+// row per step.
 func runStream(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("stream", stderr)
-	name := fs.String("env", "trace-patterning", "environment (trace-patterning)")
+	name := fs.String("env", catalog.TracePatterning, "environment: "+strings.Join(catalog.Names(), ", ")+" (ccn envs)")
+	stream := fs.String("stream", "", "recorded ExperienceBuffer file of --env atari")
 	steps := fs.Int("steps", 0, "number of steps to write (required, positive)")
 	seed := fs.Uint64("seed", 1, "random seed")
-	isiMin := fs.Int("isi-min", 24, "smallest inter-stimulus interval (CS to US, steps)")
-	isiMax := fs.Int("isi-max", 36, "largest inter-stimulus interval")
-	itiMin := fs.Int("iti-min", 80, "smallest inter-trial interval (US to next CS, steps)")
-	itiMax := fs.Int("iti-max", 120, "largest inter-trial interval")
-	distractors := fs.Int("distractors", 5, "number of distractor bits")
-	gamma := fs.Float64("gamma", 0.9, "discount of the return, in (0, 1)")
+	isiMin := fs.Int("isi-min", 24, "trace patterning: smallest inter-stimulus interval (CS to US, steps)")
+	isiMax := fs.Int("isi-max", 36, "trace patterning: largest inter-stimulus interval")
+	itiMin := fs.Int("iti-min", 80, "trace patterning: smallest inter-trial interval (US to next CS, steps)")
+	itiMax := fs.Int("iti-max", 120, "trace patterning: largest inter-trial interval")
+	distractors := fs.Int("distractors", 5, "trace patterning: number of distractor bits")
+	gamma := fs.Float64("gamma", 0, "discount of the return, in (0, 1); default: the environment's (ccn envs)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *name != "trace-patterning" {
-		return badInput("unknown env %q (want trace-patterning)", *name)
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	info, err := catalog.Lookup(*name)
+	if err != nil {
+		return badInput("%v", err)
 	}
 	if *steps <= 0 {
 		return badInput("--steps must be positive, got %d", *steps)
 	}
-	// TraceConfig reads zero as "the paper's default", so zero is refused
-	// here rather than silently replaced.
-	for _, f := range []struct {
-		flag string
-		v    int
-	}{{"isi-min", *isiMin}, {"isi-max", *isiMax}, {"iti-min", *itiMin}, {"iti-max", *itiMax}, {"distractors", *distractors}} {
-		if f.v < 1 {
-			return badInput("--%s must be at least 1, got %d", f.flag, f.v)
-		}
-	}
-	if !(*gamma > 0 && *gamma < 1) {
+	if !set["gamma"] {
+		*gamma = info.Gamma
+	} else if !(*gamma > 0 && *gamma < 1) {
 		return badInput("--gamma must be in (0, 1), got %v", *gamma)
 	}
-	cfg := env.TraceConfig{ISIMin: *isiMin, ISIMax: *isiMax, ITIMin: *itiMin, ITIMax: *itiMax,
-		Distractors: *distractors, Gamma: *gamma}
-	if err := cfg.Validate(); err != nil {
-		return badInput("%v", err)
+	var e env.Env
+	if *name == catalog.TracePatterning {
+		// TraceConfig reads zero as "the paper's default", so zero is
+		// refused here rather than silently replaced.
+		for _, f := range []struct {
+			flag string
+			v    int
+		}{{"isi-min", *isiMin}, {"isi-max", *isiMax}, {"iti-min", *itiMin}, {"iti-max", *itiMax}, {"distractors", *distractors}} {
+			if f.v < 1 {
+				return badInput("--%s must be at least 1, got %d", f.flag, f.v)
+			}
+		}
+		cfg := env.TraceConfig{ISIMin: *isiMin, ISIMax: *isiMax, ITIMin: *itiMin, ITIMax: *itiMax,
+			Distractors: *distractors, Gamma: *gamma}
+		if err := cfg.Validate(); err != nil {
+			return badInput("%v", err)
+		}
+		if *stream != "" {
+			return badInput("--stream applies to --env atari only")
+		}
+		e = env.NewTracePatterning(cfg, *seed)
+	} else {
+		for _, f := range []string{"isi-min", "isi-max", "iti-min", "iti-max", "distractors"} {
+			if set[f] {
+				return badInput("--%s applies to trace-patterning only", f)
+			}
+		}
+		if e, err = openEnv(*name, *seed, *gamma, *stream); err != nil {
+			return err
+		}
+		defer catalog.Close(e)
 	}
-	return writeStream(stdout, env.NewTracePatterning(cfg, *seed), *steps)
+	return writeStream(stdout, e, *steps)
+}
+
+// openEnv builds a catalogued stream; every failure (unknown name, a stream
+// file missing, unreadable or refused) is bad input.
+func openEnv(name string, seed uint64, gamma float64, stream string) (env.Env, error) {
+	e, err := catalog.New(name, catalog.Options{Seed: seed, Gamma: gamma, Stream: stream})
+	if err != nil {
+		if name == catalog.Atari && stream == "" {
+			return nil, badInput("--env atari needs --stream FILE (an ExperienceBuffer file)")
+		}
+		if stream != "" && name != catalog.Atari {
+			return nil, badInput("--stream applies to --env atari only")
+		}
+		return nil, badInput("%v", err)
+	}
+	return e, nil
 }
 
 // writeStream writes steps rows of e as CSV with a header; numbers use the
-// shortest representation that reads back exactly.
+// shortest representation that reads back exactly. Episodic streams have a
+// done column (1 on an episode's last step).
 func writeStream(stdout io.Writer, e env.Env, steps int) error {
 	w := bufio.NewWriterSize(stdout, 1<<16)
 	x := make([]float64, e.ObservationSize())
 	line := make([]byte, 0, 256)
+	episodic, _ := e.(env.Episodic)
 
 	line = append(line, 't')
 	for i := range x {
 		line = append(line, ",x"...)
 		line = strconv.AppendInt(line, int64(i), 10)
 	}
-	line = append(line, ",cumulant,return\n"...)
+	if episodic != nil {
+		line = append(line, ",cumulant,done,return\n"...)
+	} else {
+		line = append(line, ",cumulant,return\n"...)
+	}
 	if _, err := w.Write(line); err != nil {
 		return err
 	}
@@ -76,6 +125,13 @@ func writeStream(stdout io.Writer, e env.Env, steps int) error {
 		}
 		line = append(line, ',')
 		line = strconv.AppendFloat(line, c, 'g', -1, 64)
+		if episodic != nil {
+			if episodic.Done() {
+				line = append(line, ",1"...)
+			} else {
+				line = append(line, ",0"...)
+			}
+		}
 		line = append(line, ',')
 		line = strconv.AppendFloat(line, g, 'g', -1, 64)
 		line = append(line, '\n')

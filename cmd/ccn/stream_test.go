@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -111,6 +113,71 @@ func TestStreamBadInput(t *testing.T) {
 			if tc.name != "unknown flag" { // the flag package adds its usage
 				assert.Equal(t, 1, strings.Count(stderr.String(), "\n"), "one line: %q", stderr.String())
 			}
+		})
+	}
+}
+
+// TestStreamEpisodic: a game's CSV has 275 inputs and a done column, and its
+// returns follow G_t = c_{t+1} + γ·G_{t+1} within an episode, 0 on its last
+// step (γ = 0.98 by default, --gamma overrides).
+func TestStreamEpisodic(t *testing.T) {
+	for _, tc := range []struct {
+		args  []string
+		gamma float64
+	}{
+		{[]string{"--env", "space-invaders", "--steps", "2000", "--seed", "3"}, 0.98},
+		{[]string{"--env", "asterix", "--steps", "2000", "--seed", "3", "--gamma", "0.5"}, 0.5},
+	} {
+		header, rows := readStream(t, tc.args...)
+		require.Len(t, header, 1+275+3)
+		assert.Equal(t, []string{"cumulant", "done", "return"}, header[276:])
+		ends := 0
+		for i, row := range rows {
+			c, done, g := row[276], row[277], row[278]
+			require.Equal(t, c, row[1+274], "the cumulant is the clipped reward input")
+			if done == 1 {
+				ends++
+				require.Equal(t, 0.0, g, "row %d", i)
+			} else if i+1 < len(rows) {
+				require.InDelta(t, rows[i+1][276]+tc.gamma*rows[i+1][278], g, 1e-12, "row %d", i)
+			}
+		}
+		assert.Positive(t, ends)
+	}
+}
+
+func TestStreamAtariBadInput(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.pb")
+	var o, e bytes.Buffer
+	require.Equal(t, 0, run([]string{"record", "--env", "freeway", "--steps", "20", "--out", good}, &o, &e))
+	b, err := os.ReadFile(good)
+	require.NoError(t, err)
+	write := func(name string, data []byte) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, data, 0o644))
+		return p
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no stream", []string{"--env", "atari"}, "--stream"},
+		{"missing file", []string{"--env", "atari", "--stream", filepath.Join(dir, "none.pb")}, "no such file"},
+		{"empty file", []string{"--env", "atari", "--stream", write("empty.pb", nil)}, "no records"},
+		{"truncated file", []string{"--env", "atari", "--stream", write("cut.pb", b[:len(b)/2])}, "truncated"},
+		{"corrupt file", []string{"--env", "atari", "--stream", write("bad.pb", []byte("not a protobuf message"))}, "corrupt"},
+		{"stream for a game", []string{"--env", "breakout", "--stream", good}, "--stream"},
+		{"trace option for a game", []string{"--env", "breakout", "--isi-min", "3"}, "--isi-min"},
+		{"unknown game", []string{"--env", "pong"}, "pong"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			assert.Equal(t, 2, run(append([]string{"stream", "--steps", "5"}, tc.args...), &stdout, &stderr))
+			assert.Empty(t, stdout.String())
+			assert.Contains(t, stderr.String(), tc.want)
+			assert.Equal(t, 1, strings.Count(stderr.String(), "\n"), "one line: %q", stderr.String())
 		})
 	}
 }
