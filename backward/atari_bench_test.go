@@ -1,0 +1,33 @@
+package backward
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/ccn-go/ccn/arch"
+)
+
+// BenchmarkAtari measures one Step plus one Grad of T-BPTT at the paper's
+// 275 Atari inputs, for its best pair k:H = 5:7 and the pair 15:2 (§5,
+// Table 3).
+func BenchmarkAtari(b *testing.B) {
+	for _, c := range []struct{ H, k int }{{7, 5}, {2, 15}} {
+		b.Run(fmt.Sprintf("H=%d/k=%d", c.H, c.k), func(b *testing.B) {
+			d := arch.Dense{Hidden: c.H, Inputs: 275}
+			p, xs := randomCase(rand.New(rand.NewPCG(1, 2)), d, 64, 0.5)
+			e := NewTBPTT(d, c.k)
+			copy(e.Params(), p)
+			g := make([]float64, e.NumParams())
+			for _, x := range xs[:c.k+1] {
+				e.Step(x)
+			}
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				e.Step(xs[i%len(xs)])
+				e.Grad(g)
+			}
+			b.ReportMetric(float64(e.OpsPerStep()), "ops/op")
+		})
+	}
+}
