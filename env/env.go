@@ -1,5 +1,7 @@
 package env
 
+import "fmt"
+
 // Env is an online prediction stream.
 type Env interface {
 	// ObservationSize is the length of every observation.
@@ -9,6 +11,26 @@ type Env interface {
 	// length ObservationSize()) and returns the cumulant c_t and the true
 	// return G_t = Σ_{j>t} γ^(j−t−1)·c_j.
 	Next(dst []float64) (cumulant, ret float64)
+}
+
+// Named is an Env whose observation entries have names.
+type Named interface {
+	Env
+	// ObservationNames returns ObservationSize names, one per entry.
+	ObservationNames() []string
+}
+
+// ObservationNames returns the names of e's observation entries: those of a
+// Named env, else x0, x1, ….
+func ObservationNames(e Env) []string {
+	if n, ok := e.(Named); ok {
+		return n.ObservationNames()
+	}
+	names := make([]string, e.ObservationSize())
+	for i := range names {
+		names[i] = fmt.Sprintf("x%d", i)
+	}
+	return names
 }
 
 // Episodic is an Env whose stream is cut into episodes; a new episode starts

@@ -24,7 +24,7 @@ const (
 )
 
 // TraceConfig configures the trace patterning task. The zero value is the
-// paper's setting (§4).
+// paper's setting (§4), DefaultTraceConfig.
 type TraceConfig struct {
 	// ISIMin is the smallest inter-stimulus interval, the number of steps
 	// from a CS to its US. Zero means 24.
@@ -42,20 +42,28 @@ type TraceConfig struct {
 	Gamma float64
 }
 
-// withDefaults returns cfg with zero fields replaced by the paper's values.
+// DefaultTraceConfig returns the paper's setting of trace patterning (§4):
+// ISI in [24, 36], ITI in [80, 120], 5 distractors, γ = 0.9. Zero fields of
+// a TraceConfig take these values; this is the one place they are written.
+func DefaultTraceConfig() TraceConfig {
+	return TraceConfig{ISIMin: 24, ISIMax: 36, ITIMin: 80, ITIMax: 120, Distractors: 5, Gamma: 0.9}
+}
+
+// withDefaults returns cfg with zero fields replaced by DefaultTraceConfig.
 func (cfg TraceConfig) withDefaults() TraceConfig {
+	d := DefaultTraceConfig()
 	def := func(v *int, d int) {
 		if *v == 0 {
 			*v = d
 		}
 	}
-	def(&cfg.ISIMin, 24)
-	def(&cfg.ISIMax, 36)
-	def(&cfg.ITIMin, 80)
-	def(&cfg.ITIMax, 120)
-	def(&cfg.Distractors, 5)
+	def(&cfg.ISIMin, d.ISIMin)
+	def(&cfg.ISIMax, d.ISIMax)
+	def(&cfg.ITIMin, d.ITIMin)
+	def(&cfg.ITIMax, d.ITIMax)
+	def(&cfg.Distractors, d.Distractors)
 	if cfg.Gamma == 0 {
-		cfg.Gamma = 0.9
+		cfg.Gamma = d.Gamma
 	}
 	return cfg
 }
@@ -139,7 +147,7 @@ type TracePatterning struct {
 	t int64 // step of the next call to Next
 }
 
-var _ Env = (*TracePatterning)(nil)
+var _ Named = (*TracePatterning)(nil)
 
 // NewTracePatterning returns the trace patterning stream for cfg (zero fields
 // take the paper's defaults) and seed. It panics if cfg is invalid (see
@@ -210,6 +218,21 @@ func (e *TracePatterning) Gamma() float64 { return e.cfg.Gamma }
 
 // ObservationSize returns 7 + the number of distractors (12 by default).
 func (e *TracePatterning) ObservationSize() int { return DistractorStart + e.cfg.Distractors }
+
+// ObservationNames returns the names of the observation's entries: cs0 to
+// cs5 for the CS bits, us for the US, d1 to dD for the distractors (d_k is on
+// with probability 1/(10k)).
+func (e *TracePatterning) ObservationNames() []string {
+	names := make([]string, 0, e.ObservationSize())
+	for i := range CSSize {
+		names = append(names, fmt.Sprintf("cs%d", i))
+	}
+	names = append(names, "us")
+	for k := 1; k <= e.cfg.Distractors; k++ {
+		names = append(names, fmt.Sprintf("d%d", k))
+	}
+	return names
+}
 
 // Next writes x_t into dst and returns c_t and G_t. It panics if
 // len(dst) != ObservationSize(). It does not allocate.

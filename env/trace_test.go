@@ -287,3 +287,24 @@ func BenchmarkTracePatterningNext(b *testing.B) {
 		e.Next(x)
 	}
 }
+
+func TestObservationNames(t *testing.T) {
+	e := NewTracePatterning(TraceConfig{}, 1)
+	got := ObservationNames(e)
+	assert.Equal(t, []string{"cs0", "cs1", "cs2", "cs3", "cs4", "cs5", "us", "d1", "d2", "d3", "d4", "d5"}, got)
+	assert.Len(t, got, e.ObservationSize())
+	assert.Equal(t, "us", got[USIndex])
+	assert.Equal(t, "d1", got[DistractorStart])
+	assert.Len(t, ObservationNames(NewTracePatterning(TraceConfig{Distractors: 2}, 1)), 9)
+	// An env without names gets positional ones.
+	assert.Equal(t, []string{"x0", "x1"}, ObservationNames(unnamed{}))
+}
+
+type unnamed struct{}
+
+func (unnamed) ObservationSize() int              { return 2 }
+func (unnamed) Next(dst []float64) (c, g float64) { return 0, 0 }
+
+func TestDefaultTraceConfigIsZeroValue(t *testing.T) {
+	assert.Equal(t, DefaultTraceConfig(), NewTracePatterning(TraceConfig{}, 1).Config())
+}

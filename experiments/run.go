@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"time"
 
 	"github.com/ccn-go/ccn/env"
@@ -107,7 +106,7 @@ func execute(ctx context.Context, cfg RunConfig, dir string, opts Options) (sum 
 		}
 	}()
 	curve := bufio.NewWriterSize(curveTmp, 1<<16)
-	curve.WriteString("step,error\n")
+	curve.WriteString(curveHeader + "\n")
 
 	e := cfg.NewEnv()
 	learner, layout, opt := cfg.NewLearner(e.ObservationSize())
@@ -120,10 +119,7 @@ func execute(ctx context.Context, cfg RunConfig, dir string, opts Options) (sum 
 
 	var line []byte
 	writePoint := func(step int) {
-		line = strconv.AppendInt(line[:0], int64(step), 10)
-		line = append(line, ',')
-		line = strconv.AppendFloat(line, win.mean(), 'g', -1, 64)
-		line = append(line, '\n')
+		line = appendCurveRow(line[:0], step, win.mean())
 		curve.Write(line)
 	}
 
@@ -216,21 +212,4 @@ func execute(ctx context.Context, cfg RunConfig, dir string, opts Options) (sum 
 		return sum, ErrDiverged
 	}
 	return sum, nil
-}
-
-// predictionsCSV formats the ring of the last min(steps, PredictionsKept)
-// records in time order.
-func predictionsCSV(ring []float64, steps int) []byte {
-	b := []byte("t,prediction,return\n")
-	n := min(steps, PredictionsKept)
-	for i := steps - n; i < steps; i++ {
-		k := 3 * (i % PredictionsKept)
-		b = strconv.AppendInt(b, int64(ring[k]), 10)
-		b = append(b, ',')
-		b = strconv.AppendFloat(b, ring[k+1], 'g', -1, 64)
-		b = append(b, ',')
-		b = strconv.AppendFloat(b, ring[k+2], 'g', -1, 64)
-		b = append(b, '\n')
-	}
-	return b
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ccn-go/ccn/arch"
 	"github.com/ccn-go/ccn/experiments"
+	"github.com/ccn-go/ccn/internal/stats"
 	"github.com/ccn-go/ccn/plots"
 )
 
@@ -115,6 +116,6 @@ func ccnReference(r *Results, fig string) (float64, Group, error) {
 	if err != nil {
 		return math.NaN(), g, err
 	}
-	m, _ := meanSE(g.FinalErrors())
+	m, _ := stats.MeanSE(g.FinalErrors())
 	return m, g, nil
 }

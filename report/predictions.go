@@ -39,11 +39,11 @@ func Predictions(r *Results, steps int) (Figure, error) {
 	if ccnRun == nil {
 		return Figure{}, missing(fig, "%s: CCN and T-BPTT have no complete final run with a common seed", StudyMain)
 	}
-	t, ccnPred, ret, err := ReadPredictions(filepath.Join(ccnRun.Dir, experiments.PredictionsFile))
+	t, ccnPred, ret, err := experiments.ReadPredictions(filepath.Join(ccnRun.Dir, experiments.PredictionsFile))
 	if err != nil {
 		return Figure{}, err
 	}
-	t2, tbpttPred, ret2, err := ReadPredictions(filepath.Join(tbpttRun.Dir, experiments.PredictionsFile))
+	t2, tbpttPred, ret2, err := experiments.ReadPredictions(filepath.Join(tbpttRun.Dir, experiments.PredictionsFile))
 	if err != nil {
 		return Figure{}, err
 	}

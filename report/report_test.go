@@ -398,14 +398,3 @@ func TestPredictionsUsesACommonSeed(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, f.Caption, "over the last 400 steps")
 }
-
-func TestReadCurveRejectsOtherFiles(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "curve.csv")
-	require.NoError(t, os.WriteFile(path, []byte("t,prediction,return\n1,2,3\n"), 0o644))
-	_, _, err := report.ReadCurve(path)
-	assert.ErrorContains(t, err, `header "t,prediction,return", want "step,error"`)
-	require.NoError(t, os.WriteFile(path, []byte("step,error\n1,x\n"), 0o644))
-	_, _, err = report.ReadCurve(path)
-	assert.ErrorContains(t, err, "curve.csv:2")
-}

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/ccn-go/ccn/internal/atomicfile"
@@ -149,12 +148,12 @@ func (r *Results) WriteCurves(w io.Writer) error {
 		}
 		prefix := slices.Concat([]string{p.Study, p.Scale, p.Groups[g].Name, stage, p.Groups[g].Candidates[t.Candidate].Label, t.ID},
 			configColumns(t.Config, true), []string{strconv.FormatBool(o.State == Diverged)})
-		points, err := readCurve(filepath.Join(RunDir(r.out, t.ID), experiments.CurveFile))
+		steps, errs, err := experiments.ReadCurve(filepath.Join(RunDir(r.out, t.ID), experiments.CurveFile))
 		if err != nil {
 			return err
 		}
-		for _, pt := range points {
-			cw.Write(append(prefix, pt[0], pt[1]))
+		for i, s := range steps {
+			cw.Write(append(prefix, strconv.Itoa(s), strconv.FormatFloat(errs[i], 'g', -1, 64)))
 		}
 		return nil
 	}
@@ -182,34 +181,6 @@ func (r *Results) WriteCurves(w io.Writer) error {
 		return err
 	}
 	return bw.Flush()
-}
-
-// readCurve reads the step,error rows of a curve.csv.
-func readCurve(path string) ([][2]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("sweep: %w", err)
-	}
-	defer f.Close()
-	var rows [][2]string
-	sc := bufio.NewScanner(f)
-	first := true
-	for sc.Scan() {
-		line := sc.Text()
-		if first {
-			first = false
-			if line != "step,error" {
-				return nil, fmt.Errorf("sweep: %s: header %q, want step,error", path, line)
-			}
-			continue
-		}
-		step, e, ok := strings.Cut(line, ",")
-		if !ok {
-			return nil, fmt.Errorf("sweep: %s: malformed row %q", path, line)
-		}
-		rows = append(rows, [2]string{step, e})
-	}
-	return rows, sc.Err()
 }
 
 // WriteTable writes the selection as an aligned text table.

@@ -2,7 +2,6 @@ package sweep
 
 import (
 	"context"
-	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -89,18 +88,6 @@ func TestRankPutsDivergedLast(t *testing.T) {
 	assert.InDelta(t, 0.1, scores[0].SE, 1e-15, "s = 0.1·√2, s/√2 = 0.1")
 	assert.Equal(t, 1, scores[2].Diverged)
 	assert.Equal(t, 1, scores[2].Complete)
-}
-
-func TestMeanSE(t *testing.T) {
-	m, se := meanSE([]float64{1, 2, 3, 4})
-	assert.Equal(t, 2.5, m)
-	// s² = (2.25+0.25+0.25+2.25)/3 = 5/3, SE = sqrt(5/3)/2.
-	assert.InDelta(t, math.Sqrt(5.0/3)/2, se, 1e-15)
-	m, se = meanSE([]float64{7})
-	assert.Equal(t, 7.0, m)
-	assert.True(t, math.IsNaN(se))
-	m, _ = meanSE(nil)
-	assert.True(t, math.IsNaN(m))
 }
 
 func TestPoolRunsSweepThenSelection(t *testing.T) {

@@ -3,6 +3,8 @@ package sweep
 import (
 	"math"
 	"sort"
+
+	"github.com/ccn-go/ccn/internal/stats"
 )
 
 // Score summarizes a candidate's runs over a set of seeds.
@@ -14,7 +16,7 @@ type Score struct {
 	Failed    int     // runs that failed for good
 	Pending   int     // runs not yet settled
 	Mean      float64 // mean final error over the Complete runs (NaN if none)
-	SE        float64 // standard error of that mean, s/√n (NaN if n < 2)
+	SE        float64 // standard error of that mean (package internal/stats: 0 if n = 1, NaN if none)
 }
 
 // Bad is the number of runs that diverged or failed.
@@ -38,33 +40,8 @@ func score(c int, tasks []Task, look func(id string) Outcome) Score {
 			s.Pending++
 		}
 	}
-	s.Mean, s.SE = meanSE(errs)
+	s.Mean, s.SE = stats.MeanSE(errs)
 	return s
-}
-
-// meanSE returns the mean of xs and its standard error with the sample
-// standard deviation,
-//
-//	x̄ = Σx/n    SE = sqrt(Σ(x − x̄)²/(n − 1)) / √n
-//
-// NaN for the mean of nothing and the SE of fewer than two values.
-func meanSE(xs []float64) (mean, se float64) {
-	n := float64(len(xs))
-	if len(xs) == 0 {
-		return math.NaN(), math.NaN()
-	}
-	for _, x := range xs {
-		mean += x
-	}
-	mean /= n
-	if len(xs) < 2 {
-		return mean, math.NaN()
-	}
-	var ss float64
-	for _, x := range xs {
-		ss += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(ss/(n-1)) / math.Sqrt(n)
 }
 
 // Rank scores every candidate of group g over the sweep seeds and orders them

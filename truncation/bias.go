@@ -11,6 +11,7 @@ import (
 	"github.com/ccn-go/ccn/arch"
 	"github.com/ccn-go/ccn/backward"
 	"github.com/ccn-go/ccn/env"
+	"github.com/ccn-go/ccn/internal/stats"
 	"github.com/ccn-go/ccn/reference"
 )
 
@@ -119,8 +120,8 @@ func GradientBias(cfg BiasConfig) ([]BiasPoint, error) {
 	for _, hid := range cfg.Hidden {
 		shape := arch.Dense{Hidden: hid, Inputs: inputs}
 		probe := NewProbe(ref, shape, cfg.MaxK)
-		rel := make([]meanSE, cfg.MaxK+1)
-		cos := make([]meanSE, cfg.MaxK+1)
+		rel := make([][]float64, cfg.MaxK+1)
+		cos := make([][]float64, cfg.MaxK+1)
 		rs, cs := make([]float64, cfg.MaxK+1), make([]float64, cfg.MaxK+1)
 		params := make([]float64, shape.NumParams())
 		for seed := 1; seed <= cfg.Seeds; seed++ {
@@ -139,8 +140,8 @@ func GradientBias(cfg BiasConfig) ([]BiasPoint, error) {
 					return nil, fmt.Errorf("truncation: H=%d seed %d offset %d: %w", hid, seed, off, err)
 				}
 				for k := 1; k <= cfg.MaxK; k++ {
-					rel[k].add(rs[k])
-					cos[k].add(cs[k])
+					rel[k] = append(rel[k], rs[k])
+					cos[k] = append(cos[k], cs[k])
 				}
 			}
 			if cfg.Progress != nil {
@@ -149,12 +150,10 @@ func GradientBias(cfg BiasConfig) ([]BiasPoint, error) {
 			}
 		}
 		for k := 1; k <= cfg.MaxK; k++ {
-			out = append(out, BiasPoint{
-				Hidden: hid, Params: shape.NumParams(), K: k,
-				RelErr: rel[k].mean, RelErrSE: rel[k].se(),
-				Cos: cos[k].mean, CosSE: cos[k].se(),
-				Samples: rel[k].n, Seeds: cfg.Seeds,
-			})
+			p := BiasPoint{Hidden: hid, Params: shape.NumParams(), K: k, Samples: len(rel[k]), Seeds: cfg.Seeds}
+			p.RelErr, p.RelErrSE = stats.MeanSE(rel[k])
+			p.Cos, p.CosSE = stats.MeanSE(cos[k])
+			out = append(out, p)
 		}
 	}
 	return out, nil

@@ -13,26 +13,6 @@ import (
 	"github.com/ccn-go/ccn/reference"
 )
 
-func TestMeanSE(t *testing.T) {
-	tests := []struct {
-		xs       []float64
-		mean, se float64
-	}{
-		{[]float64{5}, 5, 0},
-		{[]float64{1, 2, 3, 4}, 2.5, math.Sqrt(5.0/3) / 2},
-		{[]float64{2, 2, 2}, 2, 0},
-	}
-	for _, tc := range tests {
-		var a meanSE
-		for _, x := range tc.xs {
-			a.add(x)
-		}
-		assert.InDelta(t, tc.mean, a.mean, 1e-15)
-		assert.InDelta(t, tc.se, a.se(), 1e-15)
-		assert.Equal(t, len(tc.xs), a.n)
-	}
-}
-
 func TestCompareGrads(t *testing.T) {
 	tests := []struct {
 		name     string
