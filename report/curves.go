@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ccn-go/ccn/experiments"
+	"github.com/ccn-go/ccn/internal/stats"
 	"github.com/ccn-go/ccn/plots"
 )
 
@@ -163,7 +164,7 @@ func withCCN(r *Results, fig, title, summaryTitle, xLabel string, ss []series, w
 func points(ss []series) []plots.Point {
 	pts := make([]plots.Point, len(ss))
 	for i, s := range ss {
-		m, se := meanSE(s.group.FinalErrors())
+		m, se := stats.MeanSE(s.group.FinalErrors())
 		pts[i] = plots.Point{Label: s.label, Method: s.method, Mean: m, StdErr: se}
 	}
 	return pts
