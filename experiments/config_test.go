@@ -17,7 +17,7 @@ func TestResolveDefaults(t *testing.T) {
 	}{
 		{arch.MethodCCN, 16, 4, 2_500_000, 0, 0, 3e-4},
 		{arch.MethodColumnar, 10, 10, 0, 0, 0, 3e-4},
-		{arch.MethodConstructive, 5, 1, 1_000_000, 0, 0, 1e-3},
+		{arch.MethodConstructive, 5, 1, 1_000_000, 0, 0, 3e-4},
 		{arch.MethodTBPTT, 0, 0, 0, 4, 15, 3e-4},
 		{arch.MethodRTRL, 0, 0, 0, 4, 0, 3e-4},
 	}

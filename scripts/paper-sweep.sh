@@ -1,0 +1,110 @@
+#!/bin/sh
+# The paper-scale trace-patterning studies, run in the background on a small
+# machine and committed as they complete (README "Paper-scale results").
+#
+#   scripts/paper-sweep.sh run [WORK]      run or resume the sweep in WORK
+#   scripts/paper-sweep.sh commit [WORK]   copy WORK's finished runs into
+#                                          results/paper, draw figures/paper, commit
+#
+# WORK (default $HOME/ccn-paper, outside the repository) is an ordinary results
+# directory (DIR/runs/ID, package sweep). `run` first copies the committed runs
+# of results/paper into WORK (a fresh machine resumes from the repository), then
+# repeats: emit the runnable runs of every study (ccn sweep --emit-tasks; a
+# complete run is never listed), keep the next CHUNK of them in seed order (the
+# sweep seeds 0-4 first, then final seed 100 of every group, then 101, ...: a
+# partial sweep has the same number of final seeds in every group), run them
+# with JOBS processes under nice 19, until nothing is runnable. T-BPTT runs are
+# left out unless TBPTT=1.
+#
+# The committed form of a run is summary.json (complete run, final error) and
+# curve.csv (100 points at log-every 100000), what `ccn collect`, `ccn plot` and
+# a resumed sweep need; predictions.csv is kept only for Figure 6 (final seed
+# 100 of CCN and T-BPTT k=15 H=4). About 3.7 kB per run.
+#
+# Environment: JOBS (2), CHUNK (16), TBPTT (0), STUDIES (the six files), SCALE
+# (paper; smoke tries the script in a minute, with WORK and a scratch clone).
+set -eu
+
+cmd=${1:-}
+work=${2:-${HOME:-/tmp}/ccn-paper}
+repo=$(cd "$(dirname "$0")/.." && pwd)
+ccn="$work/ccn" # built by run: the whole sweep uses one binary
+committed="$repo/results/paper"
+JOBS=${JOBS:-2}
+CHUNK=${CHUNK:-16}
+TBPTT=${TBPTT:-0}
+SCALE=${SCALE:-paper} # smoke to try the script in seconds
+STUDIES=${STUDIES:-"main-comparison normalization-ablation ccn-features-per-stage ccn-steps-per-stage compute-matched-tbptt truncation-h10"}
+
+# keep_predictions DIR: whether a run's predictions.csv is committed.
+keep_predictions() {
+	jq -e '.config.seed == 100 and (
+		(.config.method == "ccn" and .config.features == 16 and .config["features-per-stage"] == 4 and (.config["no-norm"] | not)) or
+		(.config.method == "tbptt" and .config.hidden == 4 and .config.truncation == 15))' "$1/summary.json" >/dev/null
+}
+
+run() {
+	mkdir -p "$work"
+	(cd "$repo" && go build -o "$ccn" ./cmd/ccn)
+	if [ -d "$committed/runs" ]; then
+		cp -Rn "$committed/runs" "$work/" # never overwrite a run computed here
+	fi
+	while :; do
+		: >"$work/tasks.all"
+		for s in $STUDIES; do
+			"$ccn" sweep "$repo/experiments/configs/$s.yaml" --scale "$SCALE" --out "$work" \
+				--emit-tasks "$work/tasks.$s" >/dev/null
+			cat "$work/tasks.$s" >>"$work/tasks.all"
+		done
+		# Seed order (--seed is omitted for seed 0), one line per run directory.
+		awk -v tbptt="$TBPTT" '
+			/--method tbptt/ && tbptt != 1 { next }
+			{ seed = 0; for (i = 1; i < NF; i++) if ($i == "--seed") seed = $(i + 1)
+			  out = $NF; if (!(out in seen)) { seen[out] = 1; print seed "\t" $0 } }' "$work/tasks.all" |
+			sort -s -n -k1,1 | cut -f2- | head -n "$CHUNK" >"$work/tasks.next"
+		if [ ! -s "$work/tasks.next" ]; then
+			echo "paper-sweep: nothing runnable (TBPTT=$TBPTT)"
+			break
+		fi
+		echo "paper-sweep: $(date -u +%H:%M:%S) running $(wc -l <"$work/tasks.next") runs"
+		# ccn run exits 3 for a diverged run (a result): keep going.
+		xargs -P "$JOBS" -L 1 nice -n 19 <"$work/tasks.next" >>"$work/runs.log" 2>&1 || true
+	done
+}
+
+commit() {
+	mkdir -p "$committed/plans" "$committed/runs"
+	cp "$work"/plans/*-paper.json "$committed/plans/"
+	n=0
+	for d in "$work"/runs/*/; do
+		d=${d%/}
+		[ -f "$d/summary.json" ] || continue
+		id=$(basename "$d")
+		dst="$committed/runs/$id"
+		[ -f "$dst/summary.json" ] && continue
+		mkdir -p "$dst"
+		cp "$d/curve.csv" "$dst/"
+		if keep_predictions "$d" && [ -f "$d/predictions.csv" ]; then
+			cp "$d/predictions.csv" "$dst/"
+		fi
+		cp "$d/summary.json" "$dst/" # last: the summary marks the run complete
+		n=$((n + 1))
+	done
+	"$ccn" collect "$committed" --to "$work/tables" >"$committed/selection.txt"
+	cp "$work/tables/selection.csv" "$work/tables/candidates.csv" "$committed/"
+	"$ccn" plot --results "$committed" --scale paper --out "$repo/figures/paper" || true
+	runs=$(ls "$committed/runs" | wc -l)
+	size=$(du -sk "$committed" | cut -f1)
+	cd "$repo"
+	git add -f results/paper figures/paper/*.png figures/paper/captions.txt 2>/dev/null || git add -f results/paper
+	git commit -q -m "results/paper: $runs paper-scale runs committed ($n new, ${size} kB)" || echo "paper-sweep: nothing new to commit"
+}
+
+case $cmd in
+run) run ;;
+commit) commit ;;
+*)
+	echo "usage: scripts/paper-sweep.sh run|commit [WORK]" >&2
+	exit 2
+	;;
+esac
