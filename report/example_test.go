@@ -33,6 +33,7 @@ func ExampleRender() {
 	}
 	// Output:
 	// drawn: stream
+	// drawn: frames
 	// skipped: learning-curves
 	// skipped: compute-matched-tbptt
 	// skipped: truncation-h10

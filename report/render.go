@@ -63,6 +63,7 @@ func Builders(r *Results, o Options) []Builder {
 	}
 	return []Builder{
 		{NameStream, func() (Figure, error) { return Stream(streamSteps, o.StreamSeed) }},
+		{NameFrames, func() (Figure, error) { return Frames(DefaultFrameSteps, o.StreamSeed) }},
 		{NameLearningCurves, func() (Figure, error) { return LearningCurves(r) }},
 		{NameComputeMatched, func() (Figure, error) { return ComputeMatched(r) }},
 		{NameTruncationH10, func() (Figure, error) { return TruncationH10(r) }},

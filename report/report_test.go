@@ -79,6 +79,7 @@ func TestRenderEveryFigure(t *testing.T) {
 	// the gradient-bias grid its own.
 	want := map[string][2]int{
 		report.NameStream:         {2100, 1500},
+		report.NameFrames:         {2400, 3600},
 		report.NameLearningCurves: {1800, 1200},
 		report.NameComputeMatched: {3600, 1200},
 		report.NameTruncationH10:  {3600, 1200},
@@ -251,7 +252,7 @@ func TestMissingDataSaysWhatIsMissing(t *testing.T) {
 		{
 			name:  "no plans",
 			setup: func(t *testing.T, dir string) {},
-			drawn: []string{report.NameStream},
+			drawn: []string{report.NameStream, report.NameFrames},
 			skipped: map[string]string{
 				report.NameLearningCurves: "study main-comparison not in",
 				report.NameComputeMatched: "study compute-matched-tbptt not in",
@@ -268,7 +269,7 @@ func TestMissingDataSaysWhatIsMissing(t *testing.T) {
 			setup: func(t *testing.T, dir string) {
 				require.NoError(t, reporttest.WriteStudy(dir, configs, report.StudyMain, reporttest.Tiny(), reporttest.Complete))
 			},
-			drawn: []string{report.NameStream, report.NameLearningCurves, report.NamePredictions},
+			drawn: []string{report.NameStream, report.NameFrames, report.NameLearningCurves, report.NamePredictions},
 			skipped: map[string]string{
 				report.NameComputeMatched: "study compute-matched-tbptt not in",
 				report.NameTruncationH10:  "run: ccn sweep experiments/configs/truncation-h10.yaml --scale test --out",
@@ -284,7 +285,7 @@ func TestMissingDataSaysWhatIsMissing(t *testing.T) {
 				require.NoError(t, reporttest.WriteStudy(dir, configs, report.StudyMain, reporttest.Tiny(), reporttest.PlanOnly))
 				require.NoError(t, reporttest.WriteTruncation(filepath.Join(dir, "truncation")))
 			},
-			drawn: []string{report.NameStream, "gradient_bias", "cost"},
+			drawn: []string{report.NameStream, report.NameFrames, "gradient_bias", "cost"},
 			skipped: map[string]string{
 				report.NameLearningCurves: "main-comparison/test group ccn: sweep stage not finished",
 				report.NamePredictions:    "main-comparison/test group ccn: sweep stage not finished",
@@ -303,7 +304,7 @@ func TestMissingDataSaysWhatIsMissing(t *testing.T) {
 			},
 			// Final seeds 0 and 1 of the main comparison are its sweep runs:
 			// its figures are drawn over 2 of 3 seeds.
-			drawn: []string{report.NameStream, report.NameLearningCurves, report.NamePredictions},
+			drawn: []string{report.NameStream, report.NameFrames, report.NameLearningCurves, report.NamePredictions},
 			skipped: map[string]string{
 				report.NameAblations: "ccn-features-per-stage/test group ccn/fps=1: none of 3 final runs complete (0 diverged, 3 pending or failed); " +
 					"ccn-features-per-stage/test group ccn/fps=2: none of 3 final runs complete (0 diverged, 3 pending or failed); and 4 more groups",

@@ -165,3 +165,21 @@ func TestDrawn(t *testing.T) {
 		}
 	}
 }
+
+// TestBottomRowVisible: the paddle, the cannon and both seaquest gauges in
+// the bottom grid row show in the 16×16 frame.
+func TestBottomRowVisible(t *testing.T) {
+	for _, sh := range []shape{flat, upper, lower} {
+		s := make([]uint8, atari.ScreenHeight*atari.ScreenWidth)
+		fill(s, 9, 4, sh, 200)
+		var f [atari.FrameSize]uint8
+		atari.Downscale(&f, s)
+		lit := 0
+		for _, p := range f {
+			if p > 40 {
+				lit++
+			}
+		}
+		assert.Positive(t, lit, "shape %+v", sh)
+	}
+}

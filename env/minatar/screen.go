@@ -13,15 +13,17 @@ const (
 )
 
 // shape is the part of a cell an object covers, in pixels from the cell's
-// top-left corner.
+// top-left corner. The downscaling samples screen rows 189-190 and 202-203
+// in the bottom grid row, so the paddle, the cannon and the gauges there
+// cover one of these pairs (TestBottomRowVisible).
 type shape struct{ x0, y0, x1, y1 int }
 
 var (
 	block = shape{1, 2, 15, 18}  // a large object: 14×16 px
 	small = shape{5, 5, 11, 15}  // a ball or bullet: 6×10 px
-	flat  = shape{0, 12, 16, 18} // a paddle or cannon: 16×6 px
+	flat  = shape{0, 3, 16, 9}   // a paddle or cannon: 16×6 px
 	upper = shape{0, 2, 16, 9}   // a gauge in the upper half of a cell
-	lower = shape{0, 11, 16, 18} // a gauge in the lower half of a cell
+	lower = shape{0, 12, 16, 19} // a gauge in the lower half of a cell
 )
 
 // clearScreen fills the screen with the background.
