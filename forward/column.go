@@ -2,9 +2,9 @@ package forward
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/ccn-go/ccn/arch"
+	"github.com/ccn-go/ccn/internal/lanes"
 )
 
 // Column is one LSTM column (a dense LSTM with a single hidden unit, paper §3.1)
@@ -131,36 +131,53 @@ func (c *Column) checkInput(x []float64) {
 	}
 }
 
-// sigmoid costs 2 counted operations (one add, one division); the negation and
-// the exponential are not counted.
-func sigmoid(a float64) float64 { return 1 / (1 + math.Exp(-a)) }
-
 // step runs the forward pass on xf and, if traces is set, advances the traces
 // with the direct terms taken from xd. Both have length m; they differ only
-// under the PreviousStepFeatures defect of a Network.
+// under the PreviousStepFeatures defect of a Network. A Network runs the same
+// three phases for all columns of a stage at once (Network.stepStage), so that
+// the activations of a stage's columns share lanes.
 func (c *Column) step(xf, xd []float64, traces bool) float64 {
+	a := c.preact(xf)
+	lanes.Sigmoid(a[arch.GateI:arch.GateG], a[arch.GateI:arch.GateG])
+	lanes.Tanh(a[arch.GateG:arch.GateO], a[arch.GateG:arch.GateO])
+	lanes.Sigmoid(a[arch.GateO:], a[arch.GateO:])
+	i, f, g, o := a[arch.GateI], a[arch.GateF], a[arch.GateG], a[arch.GateO]
+	cn := [1]float64{c.cell(i, f, g)}
+	var tc [1]float64
+	lanes.Tanh(tc[:], cn[:])
+	return c.advance(i, f, g, o, cn[0], tc[0], xd, traces)
+}
+
+// preact returns the pre-activations a_q = W_q·x + u_q·h_prev + b_q of the
+// gates (order i, f, g, o): 4·(2m+2) operations.
+func (c *Column) preact(x []float64) [arch.NumGates]float64 {
 	m := c.m
 	p := c.params
-	xf = xf[:m]
-	wi, wf, wg, wo := p[0:m], p[m:2*m], p[2*m:3*m], p[3*m:4*m]
-	ui, uf, ug, uo := p[4*m], p[4*m+1], p[4*m+2], p[4*m+3]
-	hp, cp := c.h, c.c
-
-	// Pre-activations: 4·(2m+2) operations.
-	ai := p[4*m+4] + ui*hp
-	af := p[4*m+5] + uf*hp
-	ag := p[4*m+6] + ug*hp
-	ao := p[4*m+7] + uo*hp
-	for k, xk := range xf {
-		ai += wi[k] * xk
-		af += wf[k] * xk
-		ag += wg[k] * xk
-		ao += wo[k] * xk
+	hp := c.h
+	a := [arch.NumGates]float64{
+		p[4*m+4] + p[4*m]*hp,
+		p[4*m+5] + p[4*m+1]*hp,
+		p[4*m+6] + p[4*m+2]*hp,
+		p[4*m+7] + p[4*m+3]*hp,
 	}
-	// Gates and state: 3·2 + 3 + 1 = 10 operations.
-	i, f, g, o := sigmoid(ai), sigmoid(af), math.Tanh(ag), sigmoid(ao)
-	cn := f*cp + i*g
-	tc := math.Tanh(cn)
+	lanes.Dot4(&a, p[:4*m], x[:m])
+	return a
+}
+
+// cell returns the new cell state c = f·c_prev + i·g (3 operations) for the
+// gate activations i, f, g.
+func (c *Column) cell(i, f, g float64) float64 { return f*c.c + i*g }
+
+// advance completes the step from the activations i = σ(a_i), f = σ(a_f),
+// g = tanh(a_g), o = σ(a_o), the new cell state cn and tc = tanh(cn): it sets
+// h = o·tc (1 operation; gates and state, with the 2 of each of the three
+// logistic functions and cell's 3, make 10) and, if traces is set, advances
+// the traces with the direct terms x = xd. It returns h.
+func (c *Column) advance(i, f, g, o, cn, tc float64, xd []float64, traces bool) float64 {
+	m := c.m
+	p := c.params
+	uf, ug, ui, uo := p[4*m+1], p[4*m+2], p[4*m], p[4*m+3]
+	hp, cp := c.h, c.c
 	h := o * tc
 	c.h, c.c = h, cn
 	if !traces {
@@ -181,10 +198,10 @@ func (c *Column) step(xf, xd []float64, traces bool) float64 {
 	// Traces: 8 operations per weight and recurrent scalar, 7 per bias.
 	ht, ct := c.hTrace[:len(p)], c.cTrace[:len(p)]
 	xd = xd[:m]
-	traceGate(ht[0:m], ct[0:m], xd, f, A, B, E, ki)
-	traceGate(ht[m:2*m], ct[m:2*m], xd, f, A, B, E, kf)
-	traceGate(ht[2*m:3*m], ct[2*m:3*m], xd, f, A, B, E, kg)
-	traceOutGate(ht[3*m:4*m], ct[3*m:4*m], xd, f, A, B, E, D)
+	lanes.Trace(ht[0:m], ct[0:m], xd, f, A, B, E, ki)
+	lanes.Trace(ht[m:2*m], ct[m:2*m], xd, f, A, B, E, kf)
+	lanes.Trace(ht[2*m:3*m], ct[2*m:3*m], xd, f, A, B, E, kg)
+	lanes.TraceOut(ht[3*m:4*m], ct[3*m:4*m], xd, f, A, B, E, D)
 
 	// u_q: direct term h_prev.
 	uh, uc := ht[4*m:4*m+4], ct[4*m:4*m+4]
@@ -212,32 +229,6 @@ func (c *Column) step(xf, xd []float64, traces bool) float64 {
 	bc[3] = cNew
 	bh[3] = B*cNew + E*hOld + D
 	return h
-}
-
-// traceGate advances the traces of the weights W_q (q ∈ {i, f, g}) of one gate:
-// 5 + 3 = 8 operations per weight.
-func traceGate(hs, cs, x []float64, f, A, B, E, kappa float64) {
-	hs = hs[:len(x)]
-	cs = cs[:len(x)]
-	for k, xk := range x {
-		hOld := hs[k]
-		cNew := f*cs[k] + A*hOld + kappa*xk
-		cs[k] = cNew
-		hs[k] = B*cNew + E*hOld
-	}
-}
-
-// traceOutGate advances the traces of the output gate's weights W_o, whose
-// direct term enters h only: 3 + 5 = 8 operations per weight.
-func traceOutGate(hs, cs, x []float64, f, A, B, E, D float64) {
-	hs = hs[:len(x)]
-	cs = cs[:len(x)]
-	for k, xk := range x {
-		hOld := hs[k]
-		cNew := f*cs[k] + A*hOld
-		cs[k] = cNew
-		hs[k] = B*cNew + E*hOld + D*xk
-	}
 }
 
 // OpsPerStep returns the number of floating-point additions, subtractions,

@@ -208,3 +208,7 @@ func (d *DenseRTRL) OpsPerStep() int {
 	P := d.shape.NumCellParams()
 	return 8*H*(m+H) + 10*H + 2*H + 15*H + P*(8*H*H+10*H+1) + P*2*H
 }
+
+// sigmoid costs 2 counted operations (one add, one division); the negation and
+// the exponential are not counted.
+func sigmoid(a float64) float64 { return 1 / (1 + math.Exp(-a)) }

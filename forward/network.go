@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/ccn-go/ccn/arch"
+	"github.com/ccn-go/ccn/internal/lanes"
 )
 
 // DefaultInitScale is the half-width of the uniform distribution that new
@@ -85,8 +86,9 @@ type Network struct {
 	prevIn    []float64 // like in, holding the previous step's ĥ (PreviousStepFeatures)
 	inputNorm normalizer
 	featNorm  normalizer
-	coef      []float64 // per learning column: w_k/max(ε, σ_k) of the last step
-	steps     int       // steps taken in the current stage
+	coef      []float64  // per learning column: w_k/max(ε, σ_k) of the last step
+	gates     stageGates // scratch of stepStage
+	steps     int        // steps taken in the current stage
 }
 
 // NewNetwork returns a network at stage 0 with min(FeaturesPerStage,
@@ -216,11 +218,8 @@ func (n *Network) Step(x []float64) float64 {
 	}
 	L := n.top.Learning()
 	for s := 0; s < L; s++ {
-		lo, hi := n.stageStart[s], n.stageStart[s+1]
-		xs := in[:m+lo]
-		for k := lo; k < hi; k++ {
-			in[m+k] = n.featNorm.update(k, n.cols[k].step(xs, xs, false))
-		}
+		xs := in[:m+n.stageStart[s]]
+		n.stepStage(s, xs, xs, false)
 	}
 	lo, hi := n.stageStart[L], n.stageStart[L+1]
 	xd := in[:m+lo]
@@ -229,11 +228,7 @@ func (n *Network) Step(x []float64) float64 {
 		copy(n.prevIn[:m], in[:m])
 		xf = n.prevIn[:m+lo]
 	}
-	for k := lo; k < hi; k++ {
-		col := &n.cols[k]
-		col.Defect = n.Defect
-		in[m+k] = n.featNorm.update(k, col.step(xf, xd, true))
-	}
+	n.stepStage(L, xf, xd, true)
 	if n.Defect == PreviousStepFeatures {
 		copy(n.prevIn[m:m+hi], in[m:m+hi])
 	}
@@ -249,6 +244,39 @@ func (n *Network) Step(x []float64) float64 {
 	}
 	n.steps++
 	return y
+}
+
+// stepStage runs the columns of stage s on xf (direct terms xd, see
+// Column.step) in three phases: the pre-activations of every column, the
+// activations of the whole stage (one lane per column), and the state and
+// traces of each column. It stores the normalized features in n.in.
+func (n *Network) stepStage(s int, xf, xd []float64, learn bool) {
+	lo, hi := n.stageStart[s], n.stageStart[s+1]
+	cols := n.cols[lo:hi]
+	g := &n.gates
+	ai, af, ag, ao := g.a[arch.GateI][:len(cols)], g.a[arch.GateF][:len(cols)], g.a[arch.GateG][:len(cols)], g.a[arch.GateO][:len(cols)]
+	for j := range cols {
+		a := cols[j].preact(xf)
+		ai[j], af[j], ag[j], ao[j] = a[arch.GateI], a[arch.GateF], a[arch.GateG], a[arch.GateO]
+	}
+	lanes.Sigmoid(ai, ai)
+	lanes.Sigmoid(af, af)
+	lanes.Tanh(ag, ag)
+	lanes.Sigmoid(ao, ao)
+	cn, tc := g.c[:len(cols)], g.tc[:len(cols)]
+	for j := range cols {
+		cn[j] = cols[j].cell(ai[j], af[j], ag[j])
+	}
+	lanes.Tanh(tc, cn)
+	out := n.in[n.top.Inputs+lo:]
+	for j := range cols {
+		col := &cols[j]
+		if learn {
+			col.Defect = n.Defect
+		}
+		h := col.advance(ai[j], af[j], ag[j], ao[j], cn[j], tc[j], xd, learn)
+		out[j] = n.featNorm.update(lo+j, h)
+	}
 }
 
 // Grad writes ∂y_t/∂θ of the last Step into dst (length NumParams), in the
@@ -279,17 +307,11 @@ func (n *Network) AccumulateGrad(z []float64, decay float64) {
 	lo, hi := n.stageStart[L], n.stageStart[L+1]
 	size := arch.ColumnParams(n.top.ColumnInputs(L))
 	for j := 0; j < hi-lo; j++ {
-		c := n.coef[j]
-		blk := z[j*size : (j+1)*size]
-		for p, t := range n.cols[lo+j].hTrace[:size] {
-			blk[p] = decay*blk[p] + c*t
-		}
+		lanes.ScaleAdd(z[j*size:(j+1)*size], decay, n.coef[j], n.cols[lo+j].hTrace)
 	}
+	// 1·ĥ_k is ĥ_k exactly.
 	m := n.top.Inputs
-	head := z[n.offHead:n.offBias]
-	for k, f := range n.in[m : m+hi] {
-		head[k] = decay*head[k] + f
-	}
+	lanes.ScaleAdd(z[n.offHead:n.offBias], decay, 1, n.in[m:m+hi])
 	z[n.offBias] = decay*z[n.offBias] + 1
 }
 
@@ -318,4 +340,21 @@ func (n *Network) OpsPerStep() int {
 	ops += 2*F + u
 	ops += u * arch.ColumnParams(mL)
 	return ops
+}
+
+// stageGates is the scratch of one stage's step, one entry per column: the
+// pre-activations a[q], turned into activations in place, the new cell
+// states c and tanh(c).
+type stageGates struct {
+	a     [arch.NumGates][]float64
+	c, tc []float64
+}
+
+func newStageGates(n int) stageGates {
+	var g stageGates
+	for q := range g.a {
+		g.a[q] = make([]float64, n)
+	}
+	g.c, g.tc = make([]float64, n), make([]float64, n)
+	return g
 }

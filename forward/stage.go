@@ -25,6 +25,7 @@ func build(top arch.Network, cfg NetworkConfig) *Network {
 		inputNorm: newNormalizer(cfg.Norm, cfg.NormalizeInputs, m),
 		featNorm:  newNormalizer(top.Norm, top.Norm.Enabled, maxF),
 		coef:      make([]float64, maxF),
+		gates:     newStageGates(maxF),
 	}
 	n.frozen = make([]float64, top.NumFrozen())
 	n.learn = make([]float64, top.NumLearnable())

@@ -10,3 +10,8 @@ func rmspropLanes(theta, u, v []float64, s, alpha, b, eps float64) { panic(unrea
 func sigmoidLanes(dst, src []float64)                              { panic(unreachable) }
 func tanhLanes(dst, src []float64)                                 { panic(unreachable) }
 func expLanes(dst, src []float64)                                  { panic(unreachable) }
+func dot4Lanes(a *[4]float64, w, x []float64)                      { panic(unreachable) }
+func scaleAddLanes(z []float64, d, c float64, t []float64)         { panic(unreachable) }
+func addScaledLanes(z []float64, c float64, t []float64)           { panic(unreachable) }
+func traceLanes(hs, cs, x []float64, f, A, B, E, kappa float64)    { panic(unreachable) }
+func traceOutLanes(hs, cs, x []float64, f, A, B, E, D float64)     { panic(unreachable) }

@@ -1,0 +1,56 @@
+//go:build goexperiment.simd && amd64
+
+package lanes
+
+import "simd/archsimd"
+
+func dot4Lanes(a *[4]float64, w, x []float64) {
+	m := len(x)
+	w0, w1, w2, w3 := w[:m], w[m:2*m], w[2*m:3*m], w[3*m:4*m]
+	var s0, s1, s2, s3 f64x4
+	n := m &^ 3
+	for k := 0; k < n; k += 4 {
+		xv := archsimd.LoadFloat64x4Slice(x[k:])
+		s0 = archsimd.LoadFloat64x4Slice(w0[k:]).MulAdd(xv, s0)
+		s1 = archsimd.LoadFloat64x4Slice(w1[k:]).MulAdd(xv, s1)
+		s2 = archsimd.LoadFloat64x4Slice(w2[k:]).MulAdd(xv, s2)
+		s3 = archsimd.LoadFloat64x4Slice(w3[k:]).MulAdd(xv, s3)
+	}
+	if n < m {
+		xv := archsimd.LoadFloat64x4SlicePart(x[n:])
+		s0 = archsimd.LoadFloat64x4SlicePart(w0[n:]).MulAdd(xv, s0)
+		s1 = archsimd.LoadFloat64x4SlicePart(w1[n:]).MulAdd(xv, s1)
+		s2 = archsimd.LoadFloat64x4SlicePart(w2[n:]).MulAdd(xv, s2)
+		s3 = archsimd.LoadFloat64x4SlicePart(w3[n:]).MulAdd(xv, s3)
+	}
+	// [s0₀+s0₁, s1₀+s1₁, s0₂+s0₃, s1₂+s1₃] and the same for rows 2, 3;
+	// then the low halves plus the high halves give the four row sums.
+	t01 := s0.AddPairsGrouped(s1)
+	t23 := s2.AddPairsGrouped(s3)
+	sum := t01.Select128FromPair(0, 2, t23).Add(t01.Select128FromPair(1, 3, t23))
+	archsimd.LoadFloat64x4(a).Add(sum).Store(a)
+}
+
+func scaleAddLanes(z []float64, d, c float64, t []float64) {
+	vd, vc := bc(d), bc(c)
+	n := len(z) &^ 3
+	for i := 0; i < n; i += 4 {
+		zv := vd.Mul(archsimd.LoadFloat64x4Slice(z[i:]))
+		zv.Add(vc.Mul(archsimd.LoadFloat64x4Slice(t[i:]))).StoreSlice(z[i:])
+	}
+	for i := n; i < len(z); i++ {
+		z[i] = d*z[i] + c*t[i]
+	}
+}
+
+func addScaledLanes(z []float64, c float64, t []float64) {
+	vc := bc(c)
+	n := len(z) &^ 3
+	for i := 0; i < n; i += 4 {
+		zv := archsimd.LoadFloat64x4Slice(z[i:])
+		zv.Add(vc.Mul(archsimd.LoadFloat64x4Slice(t[i:]))).StoreSlice(z[i:])
+	}
+	for i := n; i < len(z); i++ {
+		z[i] += c * t[i]
+	}
+}
