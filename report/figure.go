@@ -66,8 +66,34 @@ func methodLabel(c experiments.RunConfig) string {
 
 // runText describes the runs of g: scale, steps and the error window.
 func runText(g Group) string {
-	return fmt.Sprintf("Scale %s, %s steps per run, error averaged over the previous %s steps",
-		g.Scale, thousands(g.Config.Steps), thousands(g.Config.Window))
+	text := fmt.Sprintf("Scale %s, %s steps per run, error averaged over the previous %s steps; final seeds %s",
+		g.Scale, thousands(g.Config.Steps), thousands(g.Config.Window), seedRanges(g.Final))
+	if len(g.Sweep) > 0 {
+		text += fmt.Sprintf(", sweep seeds %s", seedRanges(g.Sweep))
+	}
+	if g.Scale == "paper" {
+		text += " (the paper's final seeds 0-99 include its sweep seeds 0-4)"
+	}
+	return text
+}
+
+// seedRanges writes seeds as comma-separated values and inclusive ranges,
+// "100-104" or "0-2, 7", the form experiment files accept.
+func seedRanges(seeds []uint64) string {
+	var parts []string
+	for i := 0; i < len(seeds); {
+		j := i
+		for j+1 < len(seeds) && seeds[j+1] == seeds[j]+1 {
+			j++
+		}
+		if j > i {
+			parts = append(parts, fmt.Sprintf("%d-%d", seeds[i], seeds[j]))
+		} else {
+			parts = append(parts, fmt.Sprint(seeds[i]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
 }
 
 // groupText describes one curve in a caption: its label, seeds and selected

@@ -113,7 +113,8 @@ func TestRenderEveryFigure(t *testing.T) {
 		assert.Contains(t, text, name+": ", "captions name every figure")
 	}
 	learning := captionOf(t, text, report.NameLearningCurves)
-	assert.Contains(t, learning, "Scale test, 400 steps per run, error averaged over the previous 100 steps")
+	assert.Contains(t, learning, "Scale test, 400 steps per run, error averaged over the previous 100 steps; final seeds 0-2, sweep seeds 0-1")
+	assert.Contains(t, captionOf(t, text, report.NameAblations), "final seeds 0-2;", "no sweep seeds where nothing is tuned")
 	assert.Contains(t, learning, "CCN: 3 seeds, selected epsilon=0.001 step-size=")
 	assert.Contains(t, learning, "T-BPTT k=15, H=4: 3 seeds")
 	assert.Contains(t, captionOf(t, text, report.NameComputeMatched), "Dotted black line: CCN's final error")

@@ -49,10 +49,12 @@ type Group struct {
 	Name      string
 	Candidate string // label of the selected candidate, e.g. "epsilon=0.001 step-size=0.001"
 	Config    experiments.RunConfig
-	Runs      []Run // complete, not diverged, in final-seed order
-	Seeds     int   // final seeds of the plan
-	Diverged  int   // final runs that diverged (left out of Runs)
-	Missing   int   // final runs pending or failed (left out of Runs)
+	Runs      []Run       // complete, not diverged, in final-seed order
+	Seeds     int         // final seeds of the plan
+	Final     sweep.Seeds // the plan's final seeds
+	Sweep     sweep.Seeds // the plan's sweep seeds (none when nothing is tuned)
+	Diverged  int         // final runs that diverged (left out of Runs)
+	Missing   int         // final runs pending or failed (left out of Runs)
 }
 
 // Open reads the plans of the results directory dir at scale. With scale ""
@@ -162,7 +164,11 @@ func (r *Results) Group(fig, study, name string) (Group, error) {
 		return Group{}, missing(fig, "%s: sweep stage not finished, no configuration selected yet (rerun ccn sweep)", where)
 	}
 	cand := p.Groups[sel.Group].Candidates[sel.Candidate]
-	g := Group{Study: study, Scale: p.Scale, Name: name, Candidate: cand.Label, Config: cand.Config, Seeds: len(p.FinalSeeds)}
+	g := Group{Study: study, Scale: p.Scale, Name: name, Candidate: cand.Label, Config: cand.Config, Seeds: len(p.FinalSeeds),
+		Final: p.FinalSeeds}
+	if len(p.Groups[sel.Group].Candidates) > 1 {
+		g.Sweep = p.SweepSeeds
+	}
 	for _, t := range p.FinalTasks(sel.Group, sel.Candidate) {
 		o := sweep.Look(r.Dir, t.ID, sweep.DefaultMaxAttempts)
 		switch o.State {
