@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+
+	"github.com/ccn-go/ccn/env"
+	"github.com/ccn-go/ccn/env/atari"
 )
 
 // Files written into a run directory.
@@ -24,22 +27,47 @@ const PredictionsKept = 2000
 // Summary is the content of summary.json, written last: its presence means the
 // run directory is complete.
 type Summary struct {
-	Config         RunConfig `json:"config"`           // the resolved configuration
-	Seed           uint64    `json:"seed"`             // the run's seed (also in Config)
-	FinalError     float64   `json:"final_error"`      // windowed error at the last step
-	LifetimeError  float64   `json:"lifetime_error"`   // mean squared error over every step
-	Steps          int       `json:"steps"`            // steps completed (fewer than Config.Steps if diverged)
-	Parameters     int       `json:"parameters"`       // learnable parameters at the end
-	WallSeconds    float64   `json:"wall_seconds"`     // duration of the learning loop
-	StepsPerSecond float64   `json:"steps_per_second"` // Steps / WallSeconds
-	Diverged       bool      `json:"diverged"`         // a prediction or parameter became NaN or ±Inf
-	Version        string    `json:"version"`          // module version, "(devel)" for a source build
-	Revision       string    `json:"revision"`         // VCS revision, "unknown" without VCS stamping
-	GoVersion      string    `json:"go_version"`
+	Config     RunConfig `json:"config"`      // the resolved configuration
+	Seed       uint64    `json:"seed"`        // the run's seed (also in Config)
+	FinalError float64   `json:"final_error"` // windowed error at the last step
+	// ReturnVariance is the variance of the return G_t over the same
+	// window: the error of the best constant prediction there, against
+	// which FinalError reads.
+	ReturnVariance float64 `json:"return_variance"`
+	// Stream describes the recorded file of a recorded stream; nil otherwise.
+	Stream         *StreamFile `json:"stream,omitempty"`
+	LifetimeError  float64     `json:"lifetime_error"`   // mean squared error over every step
+	Steps          int         `json:"steps"`            // steps completed (fewer than Config.Steps if diverged)
+	Parameters     int         `json:"parameters"`       // learnable parameters at the end
+	WallSeconds    float64     `json:"wall_seconds"`     // duration of the learning loop
+	StepsPerSecond float64     `json:"steps_per_second"` // Steps / WallSeconds
+	Diverged       bool        `json:"diverged"`         // a prediction or parameter became NaN or ±Inf
+	Version        string      `json:"version"`          // module version, "(devel)" for a source build
+	Revision       string      `json:"revision"`         // VCS revision, "unknown" without VCS stamping
+	GoVersion      string      `json:"go_version"`
 
 	// Skipped is set by Run when the directory already held a complete
 	// summary, which is what this Summary was read from.
 	Skipped bool `json:"-"`
+}
+
+// StreamFile identifies the recorded stream a run learned on.
+type StreamFile struct {
+	Name     string `json:"name"`   // base name of the file
+	Bytes    int64  `json:"bytes"`  // size
+	SHA256   string `json:"sha256"` // checksum, hexadecimal
+	Records  int64  `json:"records"`
+	Episodes int64  `json:"episodes"` // in one pass over the file
+}
+
+// streamFile describes e's file if e is a recorded stream.
+func streamFile(e env.Env) *StreamFile {
+	f, ok := e.(*atari.File)
+	if !ok {
+		return nil
+	}
+	return &StreamFile{Name: filepath.Base(f.Path()), Bytes: f.Size(), SHA256: f.SHA256(),
+		Records: f.Records(), Episodes: f.Episodes()}
 }
 
 // buildInfo returns the module version and VCS revision of the binary.

@@ -112,6 +112,7 @@ func execute(ctx context.Context, cfg RunConfig, dir string, opts Options) (sum 
 	learner, layout, opt := cfg.NewLearner(e.ObservationSize())
 	agent := NewTD(learner, layout, opt, cfg.Gamma, *cfg.Lambda)
 	win := newWindowError(cfg.Window)
+	rets := newReturnWindow(cfg.Window)
 	preds := make([]float64, 3*PredictionsKept) // t, prediction, return
 	label := fmt.Sprintf("%s seed %d", cfg.Method, cfg.Seed)
 	prog := newProgress(opts.Progress, opts.Terminal, cfg.Steps, label)
@@ -149,6 +150,7 @@ func execute(ctx context.Context, cfg RunConfig, dir string, opts Options) (sum 
 		d := y - ret
 		if sq := d * d; win.fits(sq) {
 			win.add(sq)
+			rets.add(ret)
 		} else { // y is NaN, ±Inf, or so large that the error overflows
 			diverged = true
 			break
@@ -183,6 +185,8 @@ func execute(ctx context.Context, cfg RunConfig, dir string, opts Options) (sum 
 	sum = newSummary(cfg)
 	sum.Steps = steps
 	sum.FinalError = win.mean()
+	sum.ReturnVariance = rets.variance()
+	sum.Stream = streamFile(e)
 	sum.LifetimeError = win.lifetimeMean()
 	sum.Parameters = learner.NumParams()
 	sum.WallSeconds = wall

@@ -60,3 +60,47 @@ func (e *windowError) lifetimeMean() float64 {
 	}
 	return e.lifetime / float64(e.n)
 }
+
+// returnWindow keeps the returns G_s of the last w steps, for the variance of
+// the return over the error's window,
+//
+//	Var = (1/k)·Σ_s (G_s − Ḡ)²,   Ḡ = (1/k)·Σ_s G_s
+//
+// over the k ≤ w steps kept: the error of the best constant prediction there.
+type returnWindow struct {
+	ring []float64
+	next int
+	full bool
+}
+
+func newReturnWindow(w int) *returnWindow { return &returnWindow{ring: make([]float64, w)} }
+
+func (r *returnWindow) add(g float64) {
+	r.ring[r.next] = g
+	r.next++
+	if r.next == len(r.ring) {
+		r.next, r.full = 0, true
+	}
+}
+
+// variance returns the variance of the kept returns (two passes; 0 when
+// none are kept).
+func (r *returnWindow) variance() float64 {
+	kept := r.ring[:r.next]
+	if r.full {
+		kept = r.ring
+	}
+	if len(kept) == 0 {
+		return 0
+	}
+	mean := 0.0
+	for _, g := range kept {
+		mean += g
+	}
+	mean /= float64(len(kept))
+	v := 0.0
+	for _, g := range kept {
+		v += (g - mean) * (g - mean)
+	}
+	return v / float64(len(kept))
+}

@@ -2,7 +2,9 @@ package atari
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"io"
 	"math"
@@ -103,6 +105,10 @@ func TestFileFixture(t *testing.T) {
 	assert.Equal(t, 256, s.ReadingLength())
 	assert.Equal(t, "Test", s.Name())
 	assert.Equal(t, "scripted", s.Policy())
+	f := fixture()
+	assert.Equal(t, int64(len(f)), s.Size())
+	sum := sha256.Sum256(f)
+	assert.Equal(t, hex.EncodeToString(sum[:]), s.SHA256())
 
 	// Cumulants clip(2.5) = 1, clip(−3) = −1, 0.25. Record 0 is done: G = 0.
 	// Record 1: G = c_2 + γ·G_2 = 0.25 (record 2 ends by the wrap, G_2 = 0).

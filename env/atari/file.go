@@ -1,6 +1,8 @@
 package atari
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -28,6 +30,8 @@ type File struct {
 	records, episodes int64
 	readingLen        int
 	name, policy      string
+	size              int64
+	sum               [sha256.Size]byte
 
 	t    int64 // index of the next record
 	done bool
@@ -66,7 +70,9 @@ func newFile(r io.ReadSeeker, path string, gamma float64) (*File, error) {
 
 // scan checks every record, computes the returns and rewinds.
 func (s *File) scan(gamma float64) error {
-	s.dec = NewDecoder(s.f)
+	h := sha256.New()
+	count := &countWriter{}
+	s.dec = NewDecoder(io.TeeReader(s.f, io.MultiWriter(h, count)))
 	dec := s.dec
 	var c []float64
 	var done []bool
@@ -101,6 +107,8 @@ func (s *File) scan(gamma float64) error {
 	s.returns = make([]float64, len(c))
 	env.EpisodeReturns(s.returns, c, done, gamma)
 	s.name, s.policy = dec.Name, dec.Policy
+	s.size = count.n
+	h.Sum(s.sum[:0])
 	s.exp.Reading = make([]float32, 0, s.readingLen)
 	return s.rewind()
 }
@@ -109,14 +117,27 @@ func (s *File) rewind() error {
 	if _, err := s.f.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
-	if s.dec == nil {
-		s.dec = NewDecoder(s.f)
-	} else {
-		s.dec.Reset(s.f)
-	}
+	s.dec.Reset(s.f)
 	s.t = 0
 	return nil
 }
+
+// countWriter counts the bytes written to it.
+type countWriter struct{ n int64 }
+
+func (w *countWriter) Write(p []byte) (int, error) {
+	w.n += int64(len(p))
+	return len(p), nil
+}
+
+// Size returns the size of the file in bytes.
+func (s *File) Size() int64 { return s.size }
+
+// SHA256 returns the SHA-256 checksum of the file, in hexadecimal.
+func (s *File) SHA256() string { return hex.EncodeToString(s.sum[:]) }
+
+// Path returns the path the file was opened from.
+func (s *File) Path() string { return s.path }
 
 // Records returns the number of records in the file.
 func (s *File) Records() int64 { return s.records }

@@ -22,25 +22,35 @@ const (
 
 // Info describes a stream.
 type Info struct {
-	Name        string
-	Inputs      int     // observation length
-	Gamma       float64 // default discount
-	Episodic    bool    // the stream has episode ends
-	Stream      bool    // the stream is read from a recorded file (Options.Stream)
+	Name     string
+	Inputs   int     // observation length
+	Gamma    float64 // default discount
+	Episodic bool    // the stream has episode ends
+	Stream   bool    // the stream is read from a recorded file (Options.Stream)
+	// Window is the paper's error window for the stream, in steps: the
+	// mean squared return error is reported over the last Window steps
+	// (100,000 for trace patterning, §4; 500,000 for Atari, §5).
+	Window      int
 	Description string
 }
+
+// Error windows of the paper.
+const (
+	traceWindow = 100_000
+	atariWindow = 500_000
+)
 
 // All lists every stream: trace patterning, atari, then the games.
 func All() []Info {
 	tp := env.NewTracePatterning(env.TraceConfig{}, 0)
 	list := []Info{
-		{Name: TracePatterning, Inputs: tp.ObservationSize(), Gamma: tp.Gamma(),
+		{Name: TracePatterning, Inputs: tp.ObservationSize(), Gamma: tp.Gamma(), Window: traceWindow,
 			Description: "trace patterning (paper §4): predict a US that follows some CS patterns after a random interval"},
-		{Name: Atari, Inputs: atari.Inputs, Gamma: atari.Gamma, Episodic: true, Stream: true,
+		{Name: Atari, Inputs: atari.Inputs, Gamma: atari.Gamma, Episodic: true, Stream: true, Window: atariWindow,
 			Description: "a recorded Atari stream in the authors' ExperienceBuffer format (paper §5; --stream FILE)"},
 	}
 	for _, g := range minatar.Games {
-		list = append(list, Info{Name: g.Name, Inputs: atari.Inputs, Gamma: atari.Gamma, Episodic: true,
+		list = append(list, Info{Name: g.Name, Inputs: atari.Inputs, Gamma: atari.Gamma, Episodic: true, Window: atariWindow,
 			Description: "MinAtar " + g.Name + " drawn at 210×160 and downscaled to 16×16: " + g.Rules})
 	}
 	return list

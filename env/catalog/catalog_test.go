@@ -40,6 +40,8 @@ func TestEveryStreamBuilds(t *testing.T) {
 	}
 	assert.Equal(t, 0.9, All()[0].Gamma)
 	assert.Equal(t, 0.98, All()[2].Gamma)
+	assert.Equal(t, 100_000, All()[0].Window)
+	assert.Equal(t, 500_000, All()[1].Window)
 }
 
 func TestNewRefuses(t *testing.T) {
