@@ -16,7 +16,8 @@
 //	W_ih  4H×m, row-major, row q·H+j is gate q of unit j
 //	W_hh  4H×H, row-major
 //	b     4H
-//	w_out H      (prediction y = w_out·h)
+//	w_out H      (prediction y = w_out·h + b_out)
+//	b_out 1      (only with Dense.OutBias; without it y = w_out·h)
 //
 // A column (paper §3.1 and Appendix B) is the H = 1 case: W_hh holds the recurrent
 // scalars u_i, u_f, u_g, u_o, and a column's own parameters are the first 4m+8

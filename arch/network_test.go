@@ -64,6 +64,23 @@ func TestDenseLayout(t *testing.T) {
 	assert.Equal(t, ColumnParams(5), c.NumCellParams())
 }
 
+func TestDenseOutBiasLayout(t *testing.T) {
+	plain := Dense{Hidden: 2, Inputs: 3}
+	d := Dense{Hidden: 2, Inputs: 3, OutBias: true}
+	assert.Equal(t, plain.NumParams()+1, d.NumParams())
+	assert.Equal(t, plain.NumCellParams(), d.NumCellParams())
+	assert.Equal(t, d.NumParams()-1, d.IdxOutBias(), "b_out is the last entry")
+	p := make([]float64, d.NumParams())
+	for i := range p {
+		p[i] = float64(i)
+	}
+	_, _, _, wout := d.Split(p)
+	assert.Equal(t, []float64{p[d.IdxOut(0)], p[d.IdxOut(1)]}, wout, "w_out excludes b_out")
+	assert.Equal(t, p[d.IdxOutBias()], d.OutBiasOf(p))
+	assert.Zero(t, plain.OutBiasOf(make([]float64, plain.NumParams())))
+	assert.PanicsWithValue(t, "arch: dense shape has no output bias", func() { plain.IdxOutBias() })
+}
+
 func TestValidatePanics(t *testing.T) {
 	assert.PanicsWithValue(t, "arch: network needs at least one stage", func() { Network{Inputs: 3}.Validate() })
 	assert.Panics(t, func() { Dense{Hidden: 0, Inputs: 3}.Validate() })

@@ -31,7 +31,7 @@ func (t *TBPTT) OpsPerStep() int {
 //	         = 8Hm + 8H² + 25H
 //	except the oldest, which also carries the gradient back
 //	         E = 8H² + H                 δh_{s−1} = W_hhᵀ·δa (mul+add), f·δc (1)
-//	total    F + w·S + (w−1)·E
+//	total    F + w·S + (w−1)·E       (+1 with the output bias: y += b_out)
 //
 // The paper's compute model (Appendix A.7) counts a multiply-add as
 // one operation and ignores the element-wise terms: (k+1)·(4H² + 4Hm + 4H).
@@ -47,5 +47,9 @@ func Ops(shape arch.Dense, window int) int {
 	f := 8*H*m + 8*H*H + 11*H
 	s := 8*H*m + 8*H*H + 25*H
 	e := 8*H*H + H
-	return f + window*s + (window-1)*e
+	ops := f + window*s + (window-1)*e
+	if shape.OutBias {
+		ops++
+	}
+	return ops
 }

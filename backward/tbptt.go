@@ -25,7 +25,8 @@ var _ arch.Engine = (*TBPTT)(nil)
 //	δh_{s−1} = W_hhᵀ·δa
 //
 // stopping at the oldest step of the window, whose previous state is the
-// constant state at t−k. The w_out part of the gradient is h_t.
+// constant state at t−k. The w_out part of the gradient is h_t, the b_out
+// part (with arch.Dense.OutBias) is 1.
 //
 // With k = 0 (full BPTT) the buffers grow by one record per step (amortized
 // append): memory grows linearly with the number of steps since Reset, and so
@@ -92,7 +93,8 @@ func NewTBPTT(shape arch.Dense, k int) *TBPTT {
 // view: writes change the engine's parameters, which every Step and Grad read.
 func (t *TBPTT) Params() []float64 { return t.params }
 
-// NumParams returns the number of parameters, 4H·m + 4H·H + 4H + H.
+// NumParams returns the number of parameters, 4H·m + 4H·H + 4H + H (+1 with
+// the output bias).
 func (t *TBPTT) NumParams() int { return len(t.params) }
 
 // Shape returns the network's shape.
@@ -140,7 +142,7 @@ func grow(s []float64, n int) []float64 {
 // Step advances the LSTM by one step on input x (length m) with the current
 // parameters and returns the prediction
 //
-//	y_t = w_out·h_t
+//	y_t = w_out·h_t + b_out      (b_out only with arch.Dense.OutBias)
 //
 // It panics if len(x) != m.
 func (t *TBPTT) Step(x []float64) float64 {
@@ -180,7 +182,7 @@ func (t *TBPTT) Step(x []float64) float64 {
 			gr[row] = sigmoid(a)
 		}
 	}
-	var y float64
+	y := t.shape.OutBiasOf(t.params)
 	for j := range H {
 		i, f, g, o := gr[j], gr[H+j], gr[2*H+j], gr[3*H+j]
 		c := f*cp[j] + i*g
@@ -212,6 +214,9 @@ func (t *TBPTT) Grad(dst []float64) {
 	gwih, gwhh, gb, gwout := t.shape.Split(dst)
 	clear(dst)
 	copy(gwout, t.h)
+	if t.shape.OutBias {
+		dst[t.shape.IdxOutBias()] = 1
+	}
 
 	window := t.steps
 	if t.k > 0 && t.k < window {

@@ -149,3 +149,63 @@ func TestSaturatedGatesAgree(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, a.Pass(), "max rel %.3g", a.MaxRel)
 }
+
+// headDefect wraps an engine with the output bias and forgets b_out, either in
+// the prediction or in the gradient: the comparison must notice both.
+type headDefect struct {
+	e         Engine
+	bOut      float64
+	dropY     bool // predict without b_out
+	dropGrad  bool // report ∂y/∂b_out = 0
+	lastIndex int
+}
+
+func (h *headDefect) Step(x []float64) float64 {
+	y := h.e.Step(x)
+	if h.dropY {
+		y -= h.bOut
+	}
+	return y
+}
+
+func (h *headDefect) Grad(dst []float64) {
+	h.e.Grad(dst)
+	if h.dropGrad {
+		dst[h.lastIndex] = 0
+	}
+}
+
+// The output bias b_out is compared like every other parameter: an engine
+// that forgets it in the prediction or in the gradient fails, for T-BPTT and
+// dense RTRL, while the engines themselves pass.
+func TestOutputBiasIsChecked(t *testing.T) {
+	r := reference.New()
+	shape := arch.Dense{Hidden: 3, Inputs: 4, OutBias: true}
+	engines := map[string]func() (Engine, []float64){
+		"tbptt": func() (Engine, []float64) { e := backward.NewTBPTT(shape, 5); return e, e.Params() },
+		"rtrl":  func() (Engine, []float64) { e := forward.NewDenseRTRL(shape); return e, e.Params() },
+	}
+	for name, mk := range engines {
+		for _, d := range []struct {
+			name          string
+			dropY, dropGr bool
+		}{{"none", false, false}, {"prediction", true, false}, {"gradient", false, true}} {
+			t.Run(name+"/"+d.name, func(t *testing.T) {
+				rng := NewRand(11, 0)
+				tr := RandomTrajectory(rng, 0, 20, shape.Inputs)
+				e, p := mk()
+				FillUniform(rng, p, 0.5)
+				k := 0
+				if name == "tbptt" {
+					k = 5
+				}
+				ref, err := denseTruth(r, shape, append([]float64(nil), p...), tr.Xs, k)
+				require.NoError(t, err)
+				w := &headDefect{e: e, bOut: p[shape.IdxOutBias()], dropY: d.dropY, dropGrad: d.dropGr, lastIndex: shape.IdxOutBias()}
+				a, err := agree(w, shape.NumParams(), tr.Xs, rng, ref)
+				require.NoError(t, err)
+				assert.Equal(t, d.name == "none", a.Pass(), "max rel %.3g", a.MaxRel)
+			})
+		}
+	}
+}

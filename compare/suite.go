@@ -18,13 +18,28 @@ type Case struct {
 	Truncation int          // k; 0 means full BPTT
 	Net        arch.Network // the topology, for networks
 	Norm       string       // "off", "on" or "floor" (ε active), for networks
+	OutBias    bool         // dense cells: the prediction has the output bias b_out
+}
+
+// Dense is the shape of a column or dense case.
+func (c Case) Dense() arch.Dense {
+	return arch.Dense{Hidden: c.Hidden, Inputs: c.Inputs, OutBias: c.OutBias}
+}
+
+// CellName is the cell column of the verification table: Cell, with
+// "+b_out" for a dense LSTM with the output bias.
+func (c Case) CellName() string {
+	if c.OutBias {
+		return c.Cell + "+b_out"
+	}
+	return c.Cell
 }
 
 // Params is the number of parameters whose gradient the case compares.
 func (c Case) Params() int {
 	switch c.Cell {
 	case "column", "dense":
-		return arch.Dense{Hidden: c.Hidden, Inputs: c.Inputs}.NumParams()
+		return c.Dense().NumParams()
 	default:
 		return c.Net.NumLearnable()
 	}
@@ -95,15 +110,21 @@ func Cases(cfg SuiteConfig) []Case {
 				cs = append(cs, Case{Engine: "forward", Cell: "column", Hidden: 1, Inputs: m, Length: T})
 			}
 		}
-		for _, hm := range [][2]int{{2, 3}, {4, 12}} {
+		// Dense shapes: the runs' H = 4, m = 12 with the output bias (their
+		// default), a small one with and without it (the authors' head).
+		type denseShape struct {
+			h, m int
+			bias bool
+		}
+		for _, d := range []denseShape{{2, 3, false}, {2, 3, true}, {4, 12, true}} {
 			for _, T := range lengths {
-				cs = append(cs, Case{Engine: "forward", Cell: "dense", Hidden: hm[0], Inputs: hm[1], Length: T})
+				cs = append(cs, Case{Engine: "forward", Cell: "dense", Hidden: d.h, Inputs: d.m, Length: T, OutBias: d.bias})
 			}
 		}
-		for _, hm := range [][2]int{{1, 3}, {4, 12}} {
+		for _, d := range []denseShape{{1, 3, false}, {1, 3, true}, {4, 12, true}} {
 			for _, k := range []int{1, 2, 5, 15, 0} {
 				for _, T := range uniq(min(20, L), L) {
-					cs = append(cs, Case{Engine: "backward", Cell: "dense", Hidden: hm[0], Inputs: hm[1], Length: T, Truncation: k})
+					cs = append(cs, Case{Engine: "backward", Cell: "dense", Hidden: d.h, Inputs: d.m, Length: T, Truncation: k, OutBias: d.bias})
 				}
 			}
 		}
@@ -165,9 +186,9 @@ func RunCase(r *reference.Reference, c Case, cfg SuiteConfig, index int) Result 
 		case c.Cell == "column":
 			a, err = CheckColumn(r, c.Inputs, tr, rng, 0)
 		case c.Cell == "dense" && c.Engine == "forward":
-			a, err = CheckDenseRTRL(r, arch.Dense{Hidden: c.Hidden, Inputs: c.Inputs}, tr, rng, 0)
+			a, err = CheckDenseRTRL(r, c.Dense(), tr, rng, 0)
 		case c.Cell == "dense":
-			a, err = CheckTBPTT(r, arch.Dense{Hidden: c.Hidden, Inputs: c.Inputs}, c.Truncation, tr, rng, 0)
+			a, err = CheckTBPTT(r, c.Dense(), c.Truncation, tr, rng, 0)
 		default:
 			a, err = CheckNetwork(r, c.Net, tr, rng, 0)
 		}

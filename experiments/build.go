@@ -44,7 +44,7 @@ func (c RunConfig) Dense(inputs int) (arch.Dense, bool) {
 	if c.networked() {
 		return arch.Dense{}, false
 	}
-	return arch.Dense{Hidden: c.Hidden, Inputs: inputs}, true
+	return arch.Dense{Hidden: c.Hidden, Inputs: inputs, OutBias: !c.NoOutBias}, true
 }
 
 func (c RunConfig) norm() arch.Normalization {
@@ -54,14 +54,15 @@ func (c RunConfig) norm() arch.Normalization {
 // NewLearner returns the learner of the resolved, valid config c for inputs
 // raw inputs, its parameter layout, and its optimizer. Columns start from
 // U(−s, s) with s = forward.DefaultInitScale; dense LSTM cell parameters
-// likewise, with w_out = 0 so that every learner's first prediction is 0.
+// likewise, with w_out = 0 (and b_out = 0) so that every learner's first
+// prediction is 0.
 func (c RunConfig) NewLearner(inputs int) (arch.Engine, Layout, Optimizer) {
 	seed := learnerSeed(c.Seed)
 	var l arch.Engine
 	var layout Layout
 	switch c.Method {
 	case arch.MethodTBPTT, arch.MethodRTRL:
-		shape := arch.Dense{Hidden: c.Hidden, Inputs: inputs}
+		shape, _ := c.Dense(inputs)
 		if c.Method == arch.MethodTBPTT {
 			l = backward.NewTBPTT(shape, c.Truncation)
 		} else {

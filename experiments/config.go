@@ -30,8 +30,8 @@ var ErrInvalid = errors.New("experiments: invalid run")
 //
 // Fields that do not apply to the chosen method must be left zero (Validate
 // rejects them): features, features-per-stage, steps-per-stage, epsilon,
-// norm-decay and no-norm apply to ccn, columnar and constructive; hidden to
-// tbptt and rtrl; truncation to tbptt.
+// norm-decay and no-norm apply to ccn, columnar and constructive; hidden and
+// no-out-bias to tbptt and rtrl; truncation to tbptt.
 type RunConfig struct {
 	// Env is the environment; "" means "trace-patterning", the only one.
 	Env string `json:"env" yaml:"env"`
@@ -62,6 +62,11 @@ type RunConfig struct {
 	StepsPerStage int `json:"steps-per-stage" yaml:"steps-per-stage"`
 	// Hidden is the number of LSTM units of tbptt and rtrl; 0 means 4.
 	Hidden int `json:"hidden" yaml:"hidden"`
+	// NoOutBias removes the output bias b_out of the dense LSTM of tbptt and
+	// rtrl, leaving y = w_out·h: the authors' baseline exactly. By default
+	// (false) the dense LSTM predicts y = w_out·h + b_out, the same head as
+	// the column networks.
+	NoOutBias bool `json:"no-out-bias" yaml:"no-out-bias"`
 	// Truncation is the T-BPTT truncation k ≥ 1; 0 means 15.
 	Truncation int `json:"truncation" yaml:"truncation"`
 	// Epsilon is the floor ε on a feature's σ in the normalization; 0 means
@@ -217,6 +222,8 @@ func (c RunConfig) Validate() error {
 			return bad("hidden does not apply to method %s (use features)", c.Method)
 		case c.Truncation != 0:
 			return bad("truncation applies only to method tbptt")
+		case c.NoOutBias:
+			return bad("no-out-bias applies only to methods tbptt and rtrl (the column networks' head always has a bias)")
 		case c.Features < 1:
 			return bad("features %d must be at least 1", c.Features)
 		case c.FeaturesPerStage < 1:

@@ -68,6 +68,7 @@ func TestValidateNamesTheField(t *testing.T) {
 		{"constructive per stage", RunConfig{Method: arch.MethodConstructive, FeaturesPerStage: 2}, "must be 1 for constructive"},
 		{"truncation", RunConfig{Method: arch.MethodTBPTT, Truncation: -2}, "truncation -2"},
 		{"hidden on ccn", RunConfig{Hidden: 3}, "hidden does not apply"},
+		{"no-out-bias on ccn", RunConfig{NoOutBias: true}, "no-out-bias applies only to methods tbptt and rtrl"},
 		{"features on tbptt", RunConfig{Method: arch.MethodTBPTT, Features: 3}, "do not apply to method tbptt"},
 		{"epsilon", RunConfig{Epsilon: -1}, "epsilon -1"},
 		{"norm decay", RunConfig{NormDecay: 1}, "norm-decay 1"},
@@ -91,4 +92,21 @@ func TestNetworkTopology(t *testing.T) {
 	d, ok := RunConfig{Method: arch.MethodTBPTT}.Resolve().Dense(12)
 	require.True(t, ok)
 	assert.Equal(t, 4, d.Hidden)
+	assert.True(t, d.OutBias, "the dense LSTM has the output bias by default")
+	d, _ = RunConfig{Method: arch.MethodRTRL, NoOutBias: true}.Resolve().Dense(12)
+	assert.False(t, d.OutBias, "no-out-bias gives the authors' head")
+}
+
+// The dense learners carry b_out (starting at 0, in the head of the layout)
+// unless no-out-bias removes it.
+func TestDenseLearnerOutputBias(t *testing.T) {
+	for _, method := range []arch.Method{arch.MethodTBPTT, arch.MethodRTRL} {
+		l, layout, _ := RunConfig{Method: method}.Resolve().NewLearner(12)
+		shape, _ := RunConfig{Method: method}.Resolve().Dense(12)
+		assert.Equal(t, shape.NumParams(), l.NumParams(), method)
+		assert.Equal(t, layout.HeadEnd-1, shape.IdxOutBias(), "b_out is in the head")
+		assert.Zero(t, l.Params()[shape.IdxOutBias()])
+		l2, _, _ := RunConfig{Method: method, NoOutBias: true}.Resolve().NewLearner(12)
+		assert.Equal(t, l.NumParams()-1, l2.NumParams(), method)
+	}
 }

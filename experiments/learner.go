@@ -34,8 +34,8 @@ func NetworkLayout(n arch.Network) Layout {
 	return Layout{Size: n.NumLearnable(), HeadStart: n.OffHead(), HeadEnd: n.NumLearnable(), Features: n.Features()}
 }
 
-// DenseLayout is the Layout of a dense LSTM's vector: its head is w_out
-// (there is no bias).
+// DenseLayout is the Layout of a dense LSTM's vector: its head is w_out and
+// b_out if d has the output bias.
 func DenseLayout(d arch.Dense) Layout {
 	return Layout{Size: d.NumParams(), HeadStart: d.OffOut(), HeadEnd: d.NumParams(), Features: d.Hidden}
 }

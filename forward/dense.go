@@ -8,8 +8,9 @@ import (
 )
 
 // DenseRTRL is exact real-time recurrent learning for a fully connected LSTM
-// with H hidden units, m inputs and the linear prediction y = w_out·h (paper §2,
-// parameters in the flat layout of arch.Dense). For every cell parameter p it
+// with H hidden units, m inputs and the linear prediction y = w_out·h + b_out
+// (paper §2; b_out only with arch.Dense.OutBias; parameters in the flat layout
+// of arch.Dense). For every cell parameter p it
 // keeps the traces ∂h_j/∂p and ∂c_j/∂p of all H units, updated by
 //
 //	∂a_{q,j}/∂p = d_{q,j}(p) + Σ_k W_hh[q·H+j][k]·∂h_k(t-1)/∂p
@@ -77,7 +78,7 @@ func (d *DenseRTRL) Reset() {
 }
 
 // Step advances the state and the traces by one step on input x (length m) and
-// returns the prediction y_t = w_out·h_t.
+// returns the prediction y_t = w_out·h_t + b_out.
 func (d *DenseRTRL) Step(x []float64) float64 {
 	m, H := d.shape.Inputs, d.shape.Hidden
 	if len(x) != m {
@@ -109,8 +110,8 @@ func (d *DenseRTRL) Step(x []float64) float64 {
 		d.c[j] = cn
 		d.h[j] = o * tc
 	}
-	// Prediction: 2H operations.
-	y := 0.0
+	// Prediction: 2H operations (+1 with the output bias).
+	y := d.shape.OutBiasOf(d.params)
 	for j, w := range wout {
 		y += w * d.h[j]
 	}
@@ -174,14 +175,14 @@ func (d *DenseRTRL) traceParam(p, r int, direct float64, whh []float64) {
 }
 
 // Grad writes ∂y_t/∂θ of the last Step into dst (length NumParams): for a cell
-// parameter Σ_j w_out[j]·∂h_j/∂p, for w_out[j] the state h_j.
+// parameter Σ_j w_out[j]·∂h_j/∂p, for w_out[j] the state h_j, for b_out 1.
 func (d *DenseRTRL) Grad(dst []float64) {
 	if len(dst) != len(d.params) {
 		panic(fmt.Sprintf("forward: dense gradient has length %d, want %d", len(dst), len(d.params)))
 	}
 	H := d.shape.Hidden
 	off := d.shape.OffOut()
-	wout := d.params[off:]
+	_, _, _, wout := d.shape.Split(d.params)
 	for p := range dst[:off] {
 		hs := d.hTrace[p*H : (p+1)*H]
 		s := 0.0
@@ -190,7 +191,10 @@ func (d *DenseRTRL) Grad(dst []float64) {
 		}
 		dst[p] = s
 	}
-	copy(dst[off:], d.h)
+	copy(dst[off:off+H], d.h)
+	if d.shape.OutBias {
+		dst[d.shape.IdxOutBias()] = 1
+	}
 }
 
 // OpsPerStep returns the floating-point additions, subtractions,
@@ -199,14 +203,18 @@ func (d *DenseRTRL) Grad(dst []float64) {
 // cell parameters:
 //
 //	forward      8H(m+H) + 10H
-//	prediction   2H
+//	prediction   2H (+1 with the output bias)
 //	coefficients 15H
 //	traces       P·(8H² + 10H + 1)
 //	Grad         P·2H
 func (d *DenseRTRL) OpsPerStep() int {
 	m, H := d.shape.Inputs, d.shape.Hidden
 	P := d.shape.NumCellParams()
-	return 8*H*(m+H) + 10*H + 2*H + 15*H + P*(8*H*H+10*H+1) + P*2*H
+	ops := 8*H*(m+H) + 10*H + 2*H + 15*H + P*(8*H*H+10*H+1) + P*2*H
+	if d.shape.OutBias {
+		ops++
+	}
+	return ops
 }
 
 // sigmoid costs 2 counted operations (one add, one division); the negation and

@@ -16,7 +16,7 @@ import (
 //	i, f, g, o = σ(a_i), σ(a_f), tanh(a_g), σ(a_o)
 //	c_t = f⊙c_{t-1} + i⊙g
 //	h_t = o⊙tanh(c_t)
-//	y_t = w_out·h_t
+//	y_t = w_out·h_t + b_out                 (b_out only with Shape.OutBias)
 //	L   = Σ_t a_t·y_t
 //
 // h_0 and c_0 are input nodes held constant for the gradient, so the graph
@@ -32,8 +32,9 @@ type Dense struct {
 
 	Graph *gorgonia.ExprGraph
 
-	// Gradient targets: W_ih (4H×m), W_hh (4H×H), b (4H), w_out (H).
-	WIH, WHH, B, WOut *gorgonia.Node
+	// Gradient targets: W_ih (4H×m), W_hh (4H×H), b (4H), w_out (H), and
+	// b_out (a scalar; nil without Shape.OutBias).
+	WIH, WHH, B, WOut, BOut *gorgonia.Node
 	// Constants: the entering state (H each), the inputs with a trailing 1
 	// (Steps×(m+1), row t-1 is [x_t 1]) and the objective weights (Steps).
 	H0, C0, X, A *gorgonia.Node
@@ -41,7 +42,8 @@ type Dense struct {
 	// Y[t-1] is the scalar y_t; Loss is L.
 	Y    []*gorgonia.Node
 	Loss *gorgonia.Node
-	// Grads are ∂L/∂W_ih, ∂L/∂W_hh, ∂L/∂b, ∂L/∂w_out, in that order.
+	// Grads are ∂L/∂W_ih, ∂L/∂W_hh, ∂L/∂b, ∂L/∂w_out (and ∂L/∂b_out), in
+	// that order.
 	Grads gorgonia.Nodes
 }
 
@@ -68,6 +70,9 @@ func NewDense(shape arch.Dense, steps int) (*Dense, error) {
 		A:     gorgonia.NewVector(g, tensor.Float64, gorgonia.WithShape(steps), gorgonia.WithName("dense_a")),
 		Y:     make([]*gorgonia.Node, steps),
 	}
+	if shape.OutBias {
+		d.BOut = gorgonia.NewScalar(g, tensor.Float64, gorgonia.WithName("dense_b_out"))
+	}
 	err := build("dense LSTM", func() {
 		bias := gorgonia.Must(gorgonia.Reshape(d.B, tensor.Shape{4 * hid, 1}))
 		wAug := gorgonia.Must(gorgonia.Concat(1, d.WIH, bias))
@@ -79,13 +84,20 @@ func NewDense(shape arch.Dense, steps int) (*Dense, error) {
 				gorgonia.Must(gorgonia.Mul(d.WHH, h))))
 			h, c = lstmCell(pre, c, hid)
 			d.Y[t] = gorgonia.Must(gorgonia.Mul(d.WOut, h))
+			if d.BOut != nil {
+				d.Y[t] = gorgonia.Must(gorgonia.Add(d.Y[t], d.BOut))
+			}
 			d.Loss = addTerm(d.Loss, d.A, t, d.Y[t])
 		}
 	})
 	if err != nil {
 		return nil, err
 	}
-	if d.Grads, err = gorgonia.Grad(d.Loss, d.WIH, d.WHH, d.B, d.WOut); err != nil {
+	targets := gorgonia.Nodes{d.WIH, d.WHH, d.B, d.WOut}
+	if d.BOut != nil {
+		targets = append(targets, d.BOut)
+	}
+	if d.Grads, err = gorgonia.Grad(d.Loss, targets...); err != nil {
 		return nil, fmt.Errorf("graph: dense gradient: %w", err)
 	}
 	return d, nil
@@ -168,7 +180,7 @@ func (d *Dense) Bind(params, h0, c0 []float64, xs [][]float64, a []float64) erro
 		}
 	}
 	wih, whh, b, wout := d.Shape.Split(params)
-	for _, bind := range []func() error{
+	binds := []func() error{
 		func() error { return letMatrix(d.WIH, 4*hid, m, wih) },
 		func() error { return letMatrix(d.WHH, 4*hid, hid, whh) },
 		func() error { return letVector(d.B, b) },
@@ -177,7 +189,11 @@ func (d *Dense) Bind(params, h0, c0 []float64, xs [][]float64, a []float64) erro
 		func() error { return letVector(d.C0, c0) },
 		func() error { return letRows(d.X, withOne(xs), m+1) },
 		func() error { return letVector(d.A, a) },
-	} {
+	}
+	if d.BOut != nil {
+		binds = append(binds, func() error { return gorgonia.Let(d.BOut, d.Shape.OutBiasOf(params)) })
+	}
+	for _, bind := range binds {
 		if err := bind(); err != nil {
 			return fmt.Errorf("graph: bind dense: %w", err)
 		}

@@ -40,6 +40,45 @@ func TestDenseMatchesFiniteDifferences(t *testing.T) {
 	}
 }
 
+// With the output bias the graph's outputs are the plain ones shifted by b_out,
+// the cell gradients are unchanged, and ∂L/∂b_out = Σ_t a_t; finite
+// differences of the plain forward pass witness the whole vector.
+func TestDenseOutputBias(t *testing.T) {
+	r := New()
+	plain := arch.Dense{Hidden: 2, Inputs: 3}
+	shape := arch.Dense{Hidden: 2, Inputs: 3, OutBias: true}
+	rng := rand.New(rand.NewPCG(4, 5))
+	params := uniform(rng, shape.NumParams(), 0.8)
+	xs := inputs(rng, 9, 3)
+	a := uniform(rng, 9, 1)
+
+	ys, grad, err := r.Dense(shape, params, xs, a)
+	require.NoError(t, err)
+	ys0, grad0, err := r.Dense(plain, params[:plain.NumParams()], xs, a)
+	require.NoError(t, err)
+	bOut := params[shape.IdxOutBias()]
+	require.NotZero(t, bOut)
+	for i := range ys {
+		assert.InDelta(t, ys0[i]+bOut, ys[i], 1e-12)
+	}
+	assertRelClose(t, grad0, grad[:plain.NumParams()], 1e-12, "cell and w_out gradient")
+	sum := 0.0
+	for _, v := range a {
+		sum += v
+	}
+	assert.InDelta(t, sum, grad[shape.IdxOutBias()], 1e-12)
+	fd := centralDiff(params, func() float64 {
+		ys, _, _ := Forward(shape, params, nil, nil, xs)
+		return weighted(a, ys)
+	})
+	assertRelClose(t, fd, grad, fdTol, "gradient")
+
+	// The truncated gradient of y_t has ∂y_t/∂b_out = 1.
+	_, g, err := r.DenseTruncated(shape, params, xs, 7, 3)
+	require.NoError(t, err)
+	assert.InDelta(t, 1, g[shape.IdxOutBias()], 1e-15)
+}
+
 func TestDenseNilWeightsIsLastOutput(t *testing.T) {
 	shape := arch.Dense{Hidden: 2, Inputs: 3}
 	rng := rand.New(rand.NewPCG(1, 2))

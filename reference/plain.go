@@ -19,7 +19,7 @@ func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 //	a_t = W_ih·x_t + W_hh·h_{t-1} + b
 //	c_t = σ(a_f)⊙c_{t-1} + σ(a_i)⊙tanh(a_g)
 //	h_t = σ(a_o)⊙tanh(c_t)
-//	y_t = w_out·h_t
+//	y_t = w_out·h_t + b_out      (b_out only with shape.OutBias)
 //
 // It returns ys[t-1] = y_t and the states hs[t] = h_t, cs[t] = c_t for
 // t = 0..len(xs) (hs[0] = h0, cs[0] = c0). Length mismatches panic.
@@ -48,6 +48,7 @@ func Forward(shape arch.Dense, params, h0, c0 []float64, xs [][]float64) (ys []f
 		if len(x) != m {
 			panic(fmt.Sprintf("reference: input %d has length %d, want %d", t, len(x), m))
 		}
+		ys[t] = shape.OutBiasOf(params)
 		hPrev, cPrev := hs[t], cs[t]
 		h, c := make([]float64, hid), make([]float64, hid)
 		for j := 0; j < hid; j++ {

@@ -19,7 +19,10 @@ type Reference struct {
 	network map[string]*networkRun
 }
 
-type denseKey struct{ hidden, inputs, steps int }
+type denseKey struct {
+	shape arch.Dense
+	steps int
+}
 
 type denseRun struct {
 	g  *graph.Dense
@@ -59,7 +62,7 @@ func run(vm gorgonia.VM) error {
 }
 
 func (r *Reference) denseGraph(shape arch.Dense, steps int) (*denseRun, error) {
-	key := denseKey{shape.Hidden, shape.Inputs, steps}
+	key := denseKey{shape, steps}
 	if dr, ok := r.dense[key]; ok {
 		return dr, nil
 	}

@@ -23,6 +23,7 @@ type gradCase struct {
 	WHH        [][]float64 `json:"W_hh"`
 	B          []float64   `json:"b"`
 	WOut       []float64   `json:"w_out"`
+	BOut       *float64    `json:"b_out"` // optional; absent means 0
 	X          [][]float64 `json:"x"`
 }
 
@@ -38,12 +39,13 @@ type gradBlock struct {
 	WHH  [][]float64 `json:"W_hh"`
 	B    []float64   `json:"b"`
 	WOut []float64   `json:"w_out"`
+	BOut float64     `json:"b_out"`
 }
 
 // runGrad prints the gradient of the last prediction y_T of a user's case.
 func runGrad(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("grad", stderr)
-	path := fs.String("case", "", "JSON file with hidden, truncation, W_ih, W_hh, b, w_out, x (required)")
+	path := fs.String("case", "", "JSON file with hidden, truncation, W_ih, W_hh, b, w_out, optional b_out, x (required)")
 	engine := fs.String("engine", "reference", "reference, forward or backward")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -73,7 +75,7 @@ func runGrad(args []string, stdout, stderr io.Writer) error {
 	}
 	wih, whh, b, wout := shape.Split(grad)
 	out := gradOutput{Engine: *engine, Y: ys, Grad: gradBlock{
-		WIH: rows(wih, shape.Inputs), WHH: rows(whh, shape.Hidden), B: b, WOut: wout}}
+		WIH: rows(wih, shape.Inputs), WHH: rows(whh, shape.Hidden), B: b, WOut: wout, BOut: shape.OutBiasOf(grad)}}
 	enc, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {
 		return err
@@ -150,7 +152,9 @@ func parseGradCase(data []byte) (arch.Dense, []float64, [][]float64, int, error)
 	if m == 0 {
 		return fail("field \"x\": row 0 is empty")
 	}
-	shape := arch.Dense{Hidden: H, Inputs: m}
+	// The case always has the output bias: an absent b_out is 0, which
+	// gives the authors' head y = w_out·h and the same y as before.
+	shape := arch.Dense{Hidden: H, Inputs: m, OutBias: true}
 	if err := checkMatrix("x", c.X, len(c.X), m); err != nil {
 		return fail("%v", err)
 	}
@@ -175,6 +179,14 @@ func parseGradCase(data []byte) (arch.Dense, []float64, [][]float64, int, error)
 	}
 	params = append(params, c.B...)
 	params = append(params, c.WOut...)
+	bOut := 0.0
+	if c.BOut != nil {
+		bOut = *c.BOut
+		if math.IsNaN(bOut) || math.IsInf(bOut, 0) {
+			return fail("field \"b_out\" is not finite")
+		}
+	}
+	params = append(params, bOut)
 	return shape, params, c.X, k, nil
 }
 

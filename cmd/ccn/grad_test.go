@@ -27,7 +27,8 @@ func flatten(g gradBlock) []float64 {
 		v = append(v, r...)
 	}
 	v = append(v, g.B...)
-	return append(v, g.WOut...)
+	v = append(append(v, g.WOut...), g.BOut)
+	return v
 }
 
 // The sample case of the README: every engine that serves a truncation
@@ -84,6 +85,47 @@ func TestGradFullBPTTAllEngines(t *testing.T) {
 		diff = max(diff, abs(v-grads["reference"][i]))
 	}
 	assert.Greater(t, diff, 1e-6, "truncation 3 should change the sample's gradient")
+}
+
+// An optional b_out shifts every prediction by b_out and leaves the other
+// gradients unchanged; its own gradient is 1. The sample case has no b_out
+// (it means 0), so it is the authors' head.
+func TestGradOutputBias(t *testing.T) {
+	data, err := os.ReadFile("testdata/case.json")
+	require.NoError(t, err)
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(data, &m))
+	assert.NotContains(t, m, "b_out", "the sample case omits b_out")
+	m["b_out"] = 0.25
+	m["truncation"] = 0
+	b, err := json.Marshal(m)
+	require.NoError(t, err)
+	biased := filepath.Join(t.TempDir(), "biased.json")
+	require.NoError(t, os.WriteFile(biased, b, 0o644))
+	delete(m, "b_out")
+	b, err = json.Marshal(m)
+	require.NoError(t, err)
+	plain := filepath.Join(t.TempDir(), "plain.json")
+	require.NoError(t, os.WriteFile(plain, b, 0o644))
+
+	read := func(path, engine string) gradOutput {
+		code, stdout, stderr := runCLI("grad", "--case", path, "--engine", engine)
+		require.Equal(t, 0, code, stderr)
+		var o gradOutput
+		require.NoError(t, json.Unmarshal([]byte(stdout), &o))
+		return o
+	}
+	base := read(plain, "reference")
+	for _, engine := range []string{"reference", "forward", "backward"} {
+		o := read(biased, engine)
+		require.Len(t, o.Y, len(base.Y))
+		for i := range o.Y {
+			assert.InDelta(t, base.Y[i]+0.25, o.Y[i], 1e-12, "%s y_%d", engine, i+1)
+		}
+		assert.InDelta(t, 1, o.Grad.BOut, 1e-15, engine)
+		assert.InDeltaSlice(t, flatten(base.Grad), flatten(o.Grad), 1e-10, engine)
+	}
+	assert.Equal(t, 1.0, base.Grad.BOut, "an absent b_out still has gradient 1")
 }
 
 func abs(x float64) float64 {

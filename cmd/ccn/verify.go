@@ -58,7 +58,7 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 		}
 		worst = worst.Worst(r.Agreement)
 		fmt.Fprintf(stdout, "%-8s  %-12s  %4d  %4d  %5d  %6s  %4d  %-5s  %6d  %10.3g  %10.3g  %s\n",
-			r.Engine, r.Cell, r.Hidden, r.Inputs, r.Stage(), norm, r.Length, k, r.Params(), r.MaxAbs, r.MaxRel, verdict)
+			r.Engine, r.CellName(), r.Hidden, r.Inputs, r.Stage(), norm, r.Length, k, r.Params(), r.MaxAbs, r.MaxRel, verdict)
 	})
 	fmt.Fprintf(stdout, "\n%d cases, %d failed; worst max abs %.3g, worst max rel %.3g (tolerance %g); %.1fs\n",
 		len(results), failed, worst.MaxAbs, worst.MaxRel, compare.Tolerance, time.Since(start).Seconds())
