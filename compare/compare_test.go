@@ -153,7 +153,7 @@ func TestSaturatedGatesAgree(t *testing.T) {
 // headDefect wraps an engine with the output bias and forgets b_out, either in
 // the prediction or in the gradient: the comparison must notice both.
 type headDefect struct {
-	e         Engine
+	e         arch.Engine
 	bOut      float64
 	dropY     bool // predict without b_out
 	dropGrad  bool // report ∂y/∂b_out = 0
@@ -181,9 +181,9 @@ func (h *headDefect) Grad(dst []float64) {
 func TestOutputBiasIsChecked(t *testing.T) {
 	r := reference.New()
 	shape := arch.Dense{Hidden: 3, Inputs: 4, OutBias: true}
-	engines := map[string]func() (Engine, []float64){
-		"tbptt": func() (Engine, []float64) { e := backward.NewTBPTT(shape, 5); return e, e.Params() },
-		"rtrl":  func() (Engine, []float64) { e := forward.NewDenseRTRL(shape); return e, e.Params() },
+	engines := map[string]func() (arch.Engine, []float64){
+		"tbptt": func() (arch.Engine, []float64) { e := backward.NewTBPTT(shape, 5); return e, e.Params() },
+		"rtrl":  func() (arch.Engine, []float64) { e := forward.NewDenseRTRL(shape); return e, e.Params() },
 	}
 	for name, mk := range engines {
 		for _, d := range []struct {
@@ -202,7 +202,7 @@ func TestOutputBiasIsChecked(t *testing.T) {
 				ref, err := denseTruth(r, shape, append([]float64(nil), p...), tr.Xs, k)
 				require.NoError(t, err)
 				w := &headDefect{e: e, bOut: p[shape.IdxOutBias()], dropY: d.dropY, dropGrad: d.dropGr, lastIndex: shape.IdxOutBias()}
-				a, err := agree(w, shape.NumParams(), tr.Xs, rng, ref)
+				a, err := agree(w.Step, w.Grad, shape.NumParams(), tr.Xs, rng, ref)
 				require.NoError(t, err)
 				assert.Equal(t, d.name == "none", a.Pass(), "max rel %.3g", a.MaxRel)
 			})
