@@ -10,11 +10,9 @@
 # directory (DIR/runs/ID, package sweep). `run` first copies the committed runs
 # of results/paper into WORK (a fresh machine resumes from the repository), then
 # repeats: emit the runnable runs of every study (ccn sweep --emit-tasks; a
-# complete run is never listed), keep the next CHUNK of them in seed order (the
-# sweep seeds 0-4 first, then final seed 100 of every group, then 101, ...: a
-# partial sweep has the same number of final seeds in every group), run them
-# with JOBS processes under nice 19, until nothing is runnable. T-BPTT runs are
-# left out unless TBPTT=1.
+# complete run is never listed), keep the next CHUNK of them (likely step sizes
+# first, then by seed: see below), run them with JOBS processes under nice 19,
+# until nothing is runnable. T-BPTT runs are left out unless TBPTT=1.
 #
 # The committed form of a run is summary.json (complete run, final error) and
 # curve.csv (100 points at log-every 100000), what `ccn collect`, `ccn plot` and
@@ -56,19 +54,37 @@ run() {
 				--emit-tasks "$work/tasks.$s" >/dev/null
 			cat "$work/tasks.$s" >>"$work/tasks.all"
 		done
-		# Seed order (--seed is omitted for seed 0), one line per run directory.
+		# Runs another process of this machine is computing are skipped.
+		{ echo -; ps -eo args | awk '$2 == "run" { for (i = 3; i < NF; i++) if ($i == "--out") print $(i + 1) }'; } >"$work/busy"
+		# Order: sweep runs (seeds below 100) first, by step size in the order
+		# they win here (3e-4 first, so that a partial sweep has whole
+		# candidates), ε 0.001 before 0.01, then seed; then final runs by seed,
+		# so that the final seeds of all groups advance together. --seed is
+		# omitted for seed 0. One line per run directory.
 		awk -v tbptt="$TBPTT" '
+			FNR == NR { busy[$0] = 1; next }
 			/--method tbptt/ && tbptt != 1 { next }
-			{ seed = 0; for (i = 1; i < NF; i++) if ($i == "--seed") seed = $(i + 1)
-			  out = $NF; if (!(out in seen)) { seen[out] = 1; print seed "\t" $0 } }' "$work/tasks.all" |
-			sort -s -n -k1,1 | cut -f2- | head -n "$CHUNK" >"$work/tasks.next"
+			{ seed = 0; alpha = ""; eps = ""
+			  for (i = 1; i < NF; i++) {
+				if ($i == "--seed") seed = $(i + 1)
+				if ($i == "--step-size") alpha = $(i + 1)
+				if ($i == "--epsilon") eps = $(i + 1)
+			  }
+			  p = index(" 0.0003 0.001 0.0001 0.003 3e-05 0.01 ", " " alpha " ")
+			  out = $NF; if (out in busy || out in seen) next
+			  seen[out] = 1; pri = p * 2 + (eps == "0.01")
+			  if (seed < 100) print 0 "\t" pri "\t" seed "\t" $0
+			  else print 1 "\t" seed "\t" pri "\t" $0 }' "$work/busy" "$work/tasks.all" |
+			sort -s -n -k1,1 -k2,2 -k3,3 | cut -f4- | head -n "$CHUNK" >"$work/tasks.next"
 		if [ ! -s "$work/tasks.next" ]; then
 			echo "paper-sweep: nothing runnable (TBPTT=$TBPTT)"
 			break
 		fi
 		echo "paper-sweep: $(date -u +%H:%M:%S) running $(wc -l <"$work/tasks.next") runs"
 		# ccn run exits 3 for a diverged run (a result): keep going.
-		xargs -P "$JOBS" -L 1 nice -n 19 <"$work/tasks.next" >>"$work/runs.log" 2>&1 || true
+		# cpu.log: user and system CPU seconds, wall seconds, run directory.
+		xargs -P "$JOBS" -L 1 nice -n 19 /usr/bin/time -a -o "$work/cpu.log" -f "%U %S %e %C" \
+			<"$work/tasks.next" >>"$work/runs.log" 2>&1 || true
 	done
 }
 
@@ -94,7 +110,7 @@ commit() {
 	cp "$work/tables/selection.csv" "$work/tables/candidates.csv" "$committed/"
 	"$ccn" plot --results "$committed" --scale paper --out "$repo/figures/paper" || true
 	runs=$(ls "$committed/runs" | wc -l)
-	size=$(du -sk "$committed" | cut -f1)
+	size=$(($(du -sb "$committed" | cut -f1) / 1024))
 	cd "$repo"
 	git add -f results/paper figures/paper/*.png figures/paper/captions.txt 2>/dev/null || git add -f results/paper
 	git commit -q -m "results/paper: $runs paper-scale runs committed ($n new, ${size} kB)" || echo "paper-sweep: nothing new to commit"
