@@ -1,0 +1,79 @@
+package experiments
+
+import (
+	"testing"
+
+	"github.com/ccn-go/ccn/arch"
+	"github.com/ccn-go/ccn/env/minatar"
+	"github.com/ccn-go/ccn/forward"
+)
+
+// atariCases are the paper's Atari configurations (§5, Table 3) at 275
+// inputs, in their last stage.
+var atariCases = []endToEnd{
+	{"ccn15x5", RunConfig{Method: arch.MethodCCN, Features: 15, FeaturesPerStage: 5}},
+	{"columnar6", RunConfig{Method: arch.MethodColumnar, Features: 6}},
+	{"constructive10", RunConfig{Method: arch.MethodConstructive, Features: 10}},
+	{"tbptt_h7_k5", RunConfig{Method: arch.MethodTBPTT, Hidden: 7, Truncation: 5}},
+}
+
+// newGameAgent returns a started agent for cfg on a game's 275-input stream
+// and a step function that plays one step, learns from it and ends the
+// episode where the game does.
+func newGameAgent(tb testing.TB, cfg RunConfig, game string) func() {
+	cfg = cfg.Resolve()
+	cfg.Gamma = 0.98
+	if err := cfg.Validate(); err != nil {
+		tb.Fatal(err)
+	}
+	e, err := minatar.New(game, 1, minatar.Config{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	l, layout, opt := cfg.NewLearner(e.ObservationSize())
+	if n, ok := l.(*forward.Network); ok {
+		for n.Features() < cfg.Features {
+			n.AdvanceStage()
+		}
+		layout = NetworkLayout(n.Topology())
+	}
+	a := NewTD(l, layout, opt, cfg.Gamma, *cfg.Lambda)
+	x := make([]float64, e.ObservationSize())
+	e.Next(x)
+	a.Start(x)
+	return func() {
+		c, _ := e.Next(x)
+		a.Step(x, c)
+		if e.Done() {
+			a.EndEpisode()
+		}
+	}
+}
+
+// BenchmarkAtariEndToEnd measures one step of learning on breakout: the game
+// (played, drawn, downscaled), the learner's step and gradient, TD(λ) with
+// episode ends and the default optimizer.
+func BenchmarkAtariEndToEnd(b *testing.B) {
+	for _, tc := range atariCases {
+		b.Run(tc.name, func(b *testing.B) {
+			step := newGameAgent(b, tc.cfg, "breakout")
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				step()
+			}
+		})
+	}
+}
+
+func TestAtariEndToEndZeroAllocs(t *testing.T) {
+	for _, tc := range atariCases {
+		step := newGameAgent(t, tc.cfg, "seaquest")
+		for range 2000 {
+			step()
+		}
+		if allocs := testing.AllocsPerRun(200, step); allocs != 0 {
+			t.Errorf("%s: %v allocations per step", tc.name, allocs)
+		}
+	}
+}
