@@ -170,8 +170,9 @@ func addReferences(p *plot.Plot, fig string, refs []Reference) error {
 	return nil
 }
 
-// legendGap is the space between the axes and a legend drawn outside them.
-var legendGap = vg.Points(6)
+// legendGap is the space between the axes and a legend drawn outside them;
+// legendMargin the space right of the legend.
+var legendGap, legendMargin = vg.Points(6), vg.Points(4)
 
 // legendWidth is the width of p's legend, 0 without entries.
 func legendWidth(p *plot.Plot) vg.Length {
@@ -191,7 +192,7 @@ func drawPlot(p *plot.Plot, c draw.Canvas) {
 	p.Legend = plot.NewLegend()
 	defer func() { p.Legend = leg }()
 	pc := c
-	pc.Max.X -= lw + legendGap
+	pc.Max.X -= lw + legendGap + legendMargin
 	p.Draw(pc)
 	dc := p.DataCanvas(pc)
 	out := leg

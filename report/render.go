@@ -86,11 +86,18 @@ func Render(dir, out string, o Options, log io.Writer) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
-	rep := Report{Scale: r.Scale}
+	return drawAll(r.Scale, Builders(r, o), out, log)
+}
+
+// drawAll builds every figure of builders and saves it into out (created if
+// needed), skipping with one line on log each figure whose data are missing,
+// then writes captions.txt if anything was drawn.
+func drawAll(scale string, builders []Builder, out string, log io.Writer) (Report, error) {
+	rep := Report{Scale: scale}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return rep, fmt.Errorf("report: %w", err)
 	}
-	for _, b := range Builders(r, o) {
+	for _, b := range builders {
 		fig, err := b.Build()
 		var m *plots.MissingError
 		if errors.As(err, &m) {

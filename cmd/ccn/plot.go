@@ -8,11 +8,13 @@ import (
 	"time"
 
 	"github.com/ccn-go/ccn/report"
+	"github.com/ccn-go/ccn/sweep"
 )
 
 // runPlot draws every figure it can from a results directory of ccn sweep
 // (and ccn truncation in DIR/truncation) into --out, without running
-// anything. A figure whose data are missing is skipped with one line on
+// anything: the paper's figures, or with --study FILE the figures of any
+// study (report.StudyBuilders). A figure whose data are missing is skipped with one line on
 // stderr.
 //
 // Exit status: 0 when at least one figure was drawn, 1 when none was or an
@@ -26,6 +28,7 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 	streamSteps := fs.Int("stream-steps", report.DefaultStreamSteps, "steps of the trace patterning stream in the stream picture")
 	streamSeed := fs.Uint64("stream-seed", report.DefaultStreamSeed, "seed of the stream picture")
 	predSteps := fs.Int("prediction-steps", report.DefaultPredictionSteps, "final steps shown in the predictions figure (at most 2000 are kept per run)")
+	study := fs.String("study", "", "experiment `file` of any study: draw its learning curves, final errors and sensitivity to each swept setting instead of the paper's figures")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -40,10 +43,16 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 		return badInput("--prediction-steps must be at least 1, got %d", *predSteps)
 	}
 	start := time.Now()
-	rep, err := report.Render(*results, *out, report.Options{Scale: *scale, StreamSteps: *streamSteps,
-		StreamSeed: *streamSeed, PredictionSteps: *predSteps}, stderr)
+	var rep report.Report
+	var err error
+	if *study != "" {
+		rep, err = report.RenderStudy(*study, *results, *scale, *out, stderr)
+	} else {
+		rep, err = report.Render(*results, *out, report.Options{Scale: *scale, StreamSteps: *streamSteps,
+			StreamSeed: *streamSeed, PredictionSteps: *predSteps}, stderr)
+	}
 	switch {
-	case errors.Is(err, report.ErrNoResults) || errors.Is(err, report.ErrScale):
+	case errors.Is(err, report.ErrNoResults) || errors.Is(err, report.ErrScale) || errors.Is(err, sweep.ErrInvalid):
 		return usageError{err}
 	case err != nil:
 		return err

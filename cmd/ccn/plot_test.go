@@ -41,12 +41,22 @@ func TestPlotExitCodes(t *testing.T) {
 		{"bad stream steps", []string{"plot", "--results", empty, "--stream-steps", "0"}, 2, "--stream-steps must be at least 1"},
 		{"stray argument", []string{"plot", "--results", empty, "extra"}, 2, `unexpected argument "extra"`},
 		{"out is a file", []string{"plot", "--results", empty, "--out", notADir}, 1, "not a directory"},
+		{"absent study file", []string{"plot", "--study", filepath.Join(empty, "none.yaml"), "--results", empty}, 2, "none.yaml"},
+		{"study scale not in file", []string{"plot", "--study", "../../report/testdata/mystudy.yaml", "--results", empty, "--scale", "quick"},
+			2, `defines no scale "quick" (it has long, test)`},
+		{"study scale ambiguous", []string{"plot", "--study", "../../report/testdata/mystudy.yaml", "--results", empty},
+			2, "defines the scales long, test: choose one with --scale"},
+		{"study not swept", []string{"plot", "--study", "../../report/testdata/mystudy.yaml", "--results", empty, "--scale", "test",
+			"--out", filepath.Join(empty, "figs")}, 1, "run: ccn sweep ../../report/testdata/mystudy.yaml --scale test --out " + empty},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, _, stderr := runCLI(tt.args...)
 			assert.Equal(t, tt.code, code, stderr)
 			assert.Contains(t, stderr, tt.stderr)
+			if tt.code == 2 {
+				assert.Equal(t, 1, strings.Count(strings.TrimSpace(stderr), "\n")+1, "bad input is one line: %q", stderr)
+			}
 		})
 	}
 }
