@@ -76,6 +76,12 @@ sweep-smoke: build
 	done
 	./$(BIN) collect results/smoke
 
+# The cluster started for the test is stopped when the test ends, pass or
+# fail (or interrupted): one shell with a trap. SLURM_UP and SLURM_DOWN are
+# variables so that a test can check the trap without a cluster.
+SLURM_UP   ?= scripts/slurm-up.sh
+SLURM_DOWN ?= scripts/slurm-down.sh
 test-slurm:
-	scripts/slurm-up.sh
+	trap '$(SLURM_DOWN)' EXIT; trap 'exit 130' INT TERM; \
+	$(SLURM_UP) && \
 	$(GO) test -tags slurm -count=1 -run 'TestSlurmArray' -timeout 15m -v ./cmd/ccn/
