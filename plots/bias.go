@@ -55,7 +55,7 @@ func GradientBias(title string, series []BiasSeries, isiLo, isiHi float64) (*Gri
 		}
 		methods[i] = string(arch.MethodTBPTT)
 	}
-	colors, err := assignColors(title, methods)
+	styles, err := curveStyles(title, methods)
 	if err != nil {
 		return nil, err
 	}
@@ -97,10 +97,11 @@ func GradientBias(title string, series []BiasSeries, isiLo, isiHi float64) (*Gri
 		pn.p.Add(isi)
 		var lines []*plotter.Line
 		for i, s := range series {
-			l, band, err := meanBand(s.K, pn.mean(s), pn.se(s), colors[i], pn.logY)
+			l, band, err := meanBand(s.K, pn.mean(s), pn.se(s), styles[i].Color, pn.logY)
 			if err != nil {
 				return nil, fmt.Errorf("plots: series %q: %w", s.Label, err)
 			}
+			l.Dashes = styles[i].Dashes
 			pn.p.Add(band)
 			lines = append(lines, l)
 			pn.p.Legend.Add(s.Label, band, l)

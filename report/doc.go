@@ -18,13 +18,17 @@
 // The figures and the studies they come from (experiments/configs):
 //
 //	learning-curves         Figure 4  main-comparison: CCN, Columnar, Constructive, best T-BPTT
-//	compute-matched-tbptt   Figure 5  compute-matched-tbptt: k:H pairs, CCN final error dotted
-//	truncation-h10          Figure 6  truncation-h10: H = 10, k = 1..15, CCN final error dotted
+//	compute-matched-tbptt   Figure 5  compute-matched-tbptt: k:H pairs and their final errors, CCN's final error
+//	truncation-h10          Figure 6  truncation-h10: H = 10, k = 1..15 and their final errors, CCN's final error
 //	predictions             Figure 10 main-comparison: predictions and true return, one final seed
 //	normalization-ablation  Figure 12 normalization-ablation: CCN with and without normalization
-//	ccn-ablations           Figure 14 ccn-features-per-stage and ccn-steps-per-stage
-//	stream                  Figure 3   the trace patterning stream (no results needed)
+//	ccn-ablations           Figure 14 ccn-features-per-stage and ccn-steps-per-stage, each with its final errors
+//	stream                  Figure 3  the trace patterning stream (no results needed)
 //	gradient_bias, cost     the truncation study (DIR/truncation, package truncation)
+//
+// Every error figure states scale, steps and seeds in its title and draws the
+// best constant prediction's error (Baseline) as a labelled reference line.
+// RenderStudy draws the figures of any experiment file (StudyBuilders).
 //
 // A figure whose data are missing is skipped with a *plots.MissingError that
 // says what is missing (a study never swept, a sweep stage not settled, a group
