@@ -1,6 +1,9 @@
 package arch
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Normalization configures online feature normalization (paper §3.4, Equation 11):
 //
@@ -11,22 +14,28 @@ import "fmt"
 // The statistics are constants for the gradient. When Enabled is false, ĥ = h.
 type Normalization struct {
 	Enabled bool
-	Decay   float64 // β; if 0 it defaults to 0.99999 (the paper's value)
-	Epsilon float64 // ε, the floor on σ; if 0 it defaults to 0.001
+	Decay   float64 // β; if 0 it defaults to DefaultNormDecay
+	Epsilon float64 // ε, the floor on σ; if 0 it defaults to DefaultNormEpsilon
 }
 
-// DecayOrDefault returns β with the zero value replaced by the paper's 0.99999.
+// The paper's normalization constants (§3.4), the one place they are written.
+const (
+	DefaultNormDecay   = 0.99999 // β
+	DefaultNormEpsilon = 0.001   // ε
+)
+
+// DecayOrDefault returns β with the zero value replaced by DefaultNormDecay.
 func (n Normalization) DecayOrDefault() float64 {
 	if n.Decay == 0 {
-		return 0.99999
+		return DefaultNormDecay
 	}
 	return n.Decay
 }
 
-// EpsilonOrDefault returns ε with the zero value replaced by 0.001.
+// EpsilonOrDefault returns ε with the zero value replaced by DefaultNormEpsilon.
 func (n Normalization) EpsilonOrDefault() float64 {
 	if n.Epsilon == 0 {
-		return 0.001
+		return DefaultNormEpsilon
 	}
 	return n.Epsilon
 }
@@ -125,6 +134,48 @@ func (n Network) OffHeadBias() int { return n.OffHead() + n.Features() }
 
 // NumLearnable is the length of the learnable parameter vector.
 func (n Network) NumLearnable() int { return n.OffHeadBias() + 1 }
+
+// Block returns the parameter block of column j of stage s: a view into
+// learnable when s is the learning stage, into frozen otherwise (their
+// layouts are OffLearn and OffFrozen). It is the one lookup of a column's
+// parameters that every engine uses.
+func (n Network) Block(frozen, learnable []float64, s, j int) []float64 {
+	size := ColumnParams(n.ColumnInputs(s))
+	if s == n.Learning() {
+		off := n.OffLearn(j)
+		return learnable[off : off+size : off+size]
+	}
+	off := n.OffFrozen(s, j)
+	return frozen[off : off+size : off+size]
+}
+
+// Remap says where each entry of the learnable vector of next came from in
+// the learnable vector of n: from[i] is the old index of new entry i, or −1
+// for an entry that did not exist (a new column's parameters, a new
+// feature's head weight).
+//
+// When a stage is added the old learning columns are frozen, so their
+// entries are dropped; the head weights of the old features and the bias
+// keep their values (and, in a learner, their traces and optimizer state) at
+// their new positions. When the stages are unchanged the map is the
+// identity.
+func (n Network) Remap(next Network) []int {
+	from := make([]int, next.NumLearnable())
+	for i := range from {
+		from[i] = -1
+	}
+	if slices.Equal(n.Stages, next.Stages) && n.Inputs == next.Inputs {
+		for i := range from {
+			from[i] = i
+		}
+		return from
+	}
+	for k := range min(n.Features(), next.Features()) {
+		from[next.OffHead()+k] = n.OffHead() + k
+	}
+	from[next.OffHeadBias()] = n.OffHeadBias()
+	return from
+}
 
 // WithStage returns a copy of n with one more stage of u columns appended.
 func (n Network) WithStage(u int) Network {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestNetworkLayout(t *testing.T) {
@@ -84,4 +85,47 @@ func TestDenseOutBiasLayout(t *testing.T) {
 func TestValidatePanics(t *testing.T) {
 	assert.PanicsWithValue(t, "arch: network needs at least one stage", func() { Network{Inputs: 3}.Validate() })
 	assert.Panics(t, func() { Dense{Hidden: 0, Inputs: 3}.Validate() })
+}
+
+func TestRemap(t *testing.T) {
+	prev := Network{Inputs: 12, Stages: []int{4}}
+	next := prev.WithStage(4)
+	from := prev.Remap(next)
+	require.Len(t, from, next.NumLearnable())
+	for i := range next.OffHead() {
+		assert.Equal(t, -1, from[i], "new learning column entry %d", i)
+	}
+	for k := range 4 {
+		assert.Equal(t, prev.OffHead()+k, from[next.OffHead()+k], "old feature %d keeps its head weight", k)
+	}
+	for k := 4; k < 8; k++ {
+		assert.Equal(t, -1, from[next.OffHead()+k], "new feature %d", k)
+	}
+	assert.Equal(t, prev.OffHeadBias(), from[next.OffHeadBias()])
+	for i, j := range next.Remap(next) {
+		assert.Equal(t, i, j)
+	}
+}
+
+func TestBlock(t *testing.T) {
+	n := Network{Inputs: 3, Stages: []int{2, 1}}
+	frozen := make([]float64, n.NumFrozen())
+	learn := make([]float64, n.NumLearnable())
+	for i := range frozen {
+		frozen[i] = float64(i)
+	}
+	for i := range learn {
+		learn[i] = float64(-i)
+	}
+	// Stage 0 columns read 3 inputs (20 parameters each); stage 1 reads 5 (28).
+	b := n.Block(frozen, learn, 0, 1)
+	require.Len(t, b, ColumnParams(3))
+	assert.Equal(t, 20.0, b[0])
+	assert.Equal(t, 20, cap(b), "a block cannot grow into its neighbour")
+	b = n.Block(frozen, learn, 1, 0)
+	require.Len(t, b, ColumnParams(5))
+	assert.Equal(t, 0.0, b[0])
+	assert.Equal(t, -27.0, b[27])
+	b[0] = 7
+	assert.Equal(t, 7.0, learn[0], "a view, not a copy")
 }

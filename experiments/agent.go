@@ -29,7 +29,7 @@ import (
 //	z = 0·z + ∇v(x')                (no credit crosses the boundary)
 //
 // When a Staged learner adds a stage inside Step, the layout of θ changes: the
-// agent moves z and the optimizer state with NetworkRemap (head weights and
+// agent moves z and the optimizer state with arch.Network.Remap (head weights and
 // bias keep theirs; the frozen columns' entries are dropped; new entries start
 // at zero trace and fresh optimizer state).
 //
@@ -158,7 +158,7 @@ func (a *TD) checkStage() {
 	}
 	next := a.staged.Topology()
 	next.Stages = slices.Clone(next.Stages)
-	from := NetworkRemap(a.topo, next)
+	from := a.topo.Remap(next)
 	a.topo = next
 	a.layout = NetworkLayout(next)
 	a.opt.Remap(a.layout, from)

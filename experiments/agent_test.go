@@ -133,27 +133,6 @@ func TestTDRemapsAtStageChange(t *testing.T) {
 	assert.Len(t, vHead, before.Features()+1)
 }
 
-func TestNetworkRemap(t *testing.T) {
-	prev := newStaged(12, 4, 0).topo
-	next := prev.WithStage(4)
-	from := NetworkRemap(prev, next)
-	require.Len(t, from, next.NumLearnable())
-	for i := range next.OffHead() {
-		assert.Equal(t, -1, from[i])
-	}
-	for k := range 4 {
-		assert.Equal(t, prev.OffHead()+k, from[next.OffHead()+k])
-	}
-	for k := 4; k < 8; k++ {
-		assert.Equal(t, -1, from[next.OffHead()+k])
-	}
-	assert.Equal(t, prev.OffHeadBias(), from[next.OffHeadBias()])
-	same := NetworkRemap(next, next)
-	for i, j := range same {
-		assert.Equal(t, i, j)
-	}
-}
-
 func TestTDZeroAllocs(t *testing.T) {
 	for _, opt := range []Optimizer{&Adam{StepSize: 1e-3}, &RMSProp{StepSize: 1e-3}} {
 		l := newStaged(12, 4, 0)
@@ -184,8 +163,7 @@ type unfusedStaged struct {
 // a CCN trained through either path ends with bitwise equal parameters,
 // across stage changes.
 func TestTDFusedTraceMatchesGrad(t *testing.T) {
-	cfg := RunConfig{Method: arch.MethodCCN, Steps: 3000, StepsPerStage: 700, Features: 8, FeaturesPerStage: 2, Seed: 4}.Resolve()
-	require.NoError(t, cfg.Validate())
+	cfg := RunConfig{Method: arch.MethodCCN, Steps: 3000, StepsPerStage: 700, Features: 8, FeaturesPerStage: 2, Seed: 4}.MustResolve()
 	run := func(hide bool) []float64 {
 		e := cfg.NewEnv()
 		l, layout, opt := cfg.NewLearner(e.ObservationSize())
@@ -198,7 +176,7 @@ func TestTDFusedTraceMatchesGrad(t *testing.T) {
 		x := make([]float64, e.ObservationSize())
 		c, _ := e.Next(x)
 		a.Start(x)
-		for i := 0; i < cfg.Steps; i++ {
+		for i := 0; i < cfg.Config().Steps; i++ {
 			c, _ = e.Next(x)
 			a.Step(x, c)
 		}

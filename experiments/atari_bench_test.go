@@ -21,16 +21,17 @@ var atariCases = []endToEnd{
 // and a step function that plays one step, learns from it and ends the
 // episode where the game does.
 func newGameAgent(tb testing.TB, cfg RunConfig, game string) func() {
-	cfg = cfg.Resolve()
 	cfg.Gamma = 0.98
-	if err := cfg.Validate(); err != nil {
+	r, err := cfg.Resolve()
+	if err != nil {
 		tb.Fatal(err)
 	}
+	cfg = r.Config()
 	e, err := minatar.New(game, 1, minatar.Config{})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	l, layout, opt := cfg.NewLearner(e.ObservationSize())
+	l, layout, opt := r.NewLearner(e.ObservationSize())
 	if n, ok := l.(*forward.Network); ok {
 		for n.Features() < cfg.Features {
 			n.AdvanceStage()

@@ -27,12 +27,13 @@ var endToEndCases = []endToEnd{
 // newFinalStageAgent returns the environment and a started agent for the
 // resolved cfg, with a network learner moved to its last stage (all features).
 func newFinalStageAgent(tb testing.TB, cfg RunConfig) (*TD, func(x []float64) (float64, float64)) {
-	cfg = cfg.Resolve()
-	if err := cfg.Validate(); err != nil {
+	r, err := cfg.Resolve()
+	if err != nil {
 		tb.Fatal(err)
 	}
-	e := cfg.NewEnv()
-	l, layout, opt := cfg.NewLearner(e.ObservationSize())
+	cfg = r.Config()
+	e := r.NewEnv()
+	l, layout, opt := r.NewLearner(e.ObservationSize())
 	if n, ok := l.(*forward.Network); ok {
 		for n.Features() < cfg.Features {
 			n.AdvanceStage()

@@ -21,15 +21,17 @@ func learnerSeed(seed uint64) uint64 {
 	return z ^ (z >> 31)
 }
 
-// NewEnv returns the environment of the resolved, valid config c.
-func (c RunConfig) NewEnv() env.Env {
+// NewEnv returns the environment of r.
+func (r Resolved) NewEnv() env.Env {
+	c := r.c
 	return env.NewTracePatterning(env.TraceConfig{Gamma: c.Gamma}, c.Seed)
 }
 
-// Network returns the topology of the resolved, valid config c once every
-// stage has been added, and whether c's method is a network at all.
-func (c RunConfig) Network(inputs int) (arch.Network, bool) {
-	if !c.networked() {
+// Network returns the topology of r once every stage has been added, and
+// whether r's method is a network at all.
+func (r Resolved) Network(inputs int) (arch.Network, bool) {
+	c := r.c
+	if !c.Method.Networked() {
 		return arch.Network{}, false
 	}
 	var st []int
@@ -39,9 +41,10 @@ func (c RunConfig) Network(inputs int) (arch.Network, bool) {
 	return arch.Network{Inputs: inputs, Stages: st, Norm: c.norm()}, true
 }
 
-// Dense returns the dense LSTM shape of a tbptt or rtrl config c.
-func (c RunConfig) Dense(inputs int) (arch.Dense, bool) {
-	if c.networked() {
+// Dense returns the dense LSTM shape of a tbptt or rtrl config r.
+func (r Resolved) Dense(inputs int) (arch.Dense, bool) {
+	c := r.c
+	if c.Method.Networked() {
 		return arch.Dense{}, false
 	}
 	return arch.Dense{Hidden: c.Hidden, Inputs: inputs, OutBias: !c.NoOutBias}, true
@@ -51,18 +54,19 @@ func (c RunConfig) norm() arch.Normalization {
 	return arch.Normalization{Enabled: !c.NoNorm, Decay: c.NormDecay, Epsilon: c.Epsilon}
 }
 
-// NewLearner returns the learner of the resolved, valid config c for inputs
+// NewLearner returns the learner of r for inputs
 // raw inputs, its parameter layout, and its optimizer. Columns start from
 // U(−s, s) with s = forward.DefaultInitScale; dense LSTM cell parameters
 // likewise, with w_out = 0 (and b_out = 0) so that every learner's first
 // prediction is 0.
-func (c RunConfig) NewLearner(inputs int) (arch.Engine, Layout, Optimizer) {
+func (r Resolved) NewLearner(inputs int) (arch.Engine, Layout, Optimizer) {
+	c := r.c
 	seed := learnerSeed(c.Seed)
 	var l arch.Engine
 	var layout Layout
 	switch c.Method {
 	case arch.MethodTBPTT, arch.MethodRTRL:
-		shape, _ := c.Dense(inputs)
+		shape, _ := r.Dense(inputs)
 		if c.Method == arch.MethodTBPTT {
 			l = backward.NewTBPTT(shape, c.Truncation)
 		} else {

@@ -1,11 +1,16 @@
 package experiments
 
 import (
+	"encoding/json"
+	"errors"
+	"math"
+	"reflect"
 	"testing"
 
-	"github.com/ccn-go/ccn/arch"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/ccn-go/ccn/arch"
 )
 
 func TestResolveDefaults(t *testing.T) {
@@ -23,13 +28,15 @@ func TestResolveDefaults(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.method), func(t *testing.T) {
-			c := RunConfig{Method: tt.method}.Resolve()
-			require.NoError(t, c.Validate())
+			r, err := RunConfig{Method: tt.method}.Resolve()
+			require.NoError(t, err)
+			c := r.Config()
 			assert.Equal(t, EnvTracePatterning, c.Env)
 			assert.Equal(t, PaperSteps, c.Steps)
 			assert.Equal(t, 0.99, *c.Lambda)
 			assert.Equal(t, 0.9, c.Gamma)
 			assert.Equal(t, 100_000, c.Window)
+			assert.Equal(t, 10_000, c.LogEvery)
 			assert.Equal(t, DefaultOptimizer, c.Optimizer)
 			assert.Equal(t, tt.features, c.Features)
 			assert.Equal(t, tt.perStage, c.FeaturesPerStage)
@@ -37,63 +44,82 @@ func TestResolveDefaults(t *testing.T) {
 			assert.Equal(t, tt.hidden, c.Hidden)
 			assert.Equal(t, tt.truncation, c.Truncation)
 			assert.Equal(t, tt.stepSize, c.StepSize)
-			assert.Equal(t, c, c.Resolve(), "Resolve is idempotent")
+			if tt.method.Networked() {
+				assert.Equal(t, arch.DefaultNormEpsilon, c.Epsilon)
+				assert.Equal(t, arch.DefaultNormDecay, c.NormDecay)
+			} else {
+				assert.Zero(t, c.Epsilon)
+				assert.Zero(t, c.NormDecay)
+			}
+			again, err := c.Resolve()
+			require.NoError(t, err)
+			assert.Equal(t, r, again, "Resolve is idempotent")
 		})
 	}
 	// Shorter runs go through the same stages: steps-per-stage scales.
-	c := RunConfig{Method: arch.MethodCCN, Steps: 3_000_000}.Resolve()
-	assert.Equal(t, 750_000, c.StepsPerStage)
+	r := RunConfig{Method: arch.MethodCCN, Steps: 3_000_000}.MustResolve()
+	assert.Equal(t, 750_000, r.Config().StepsPerStage)
 	// An explicit λ = 0 (TD(0)) is kept.
 	zero := 0.0
-	assert.Equal(t, 0.0, *RunConfig{Lambda: &zero}.Resolve().Lambda)
+	assert.Equal(t, 0.0, *RunConfig{Lambda: &zero}.MustResolve().Config().Lambda)
+	// The empty configuration is CCN's.
+	assert.Equal(t, arch.MethodCCN, RunConfig{}.MustResolve().Config().Method)
 }
 
-func TestValidateNamesTheField(t *testing.T) {
-	nan := 0.0
-	nan /= nan
+func TestResolveNamesTheSetting(t *testing.T) {
 	tests := []struct {
 		name string
 		cfg  RunConfig
+		key  string
 		want string
 	}{
-		{"method", RunConfig{Method: "gru"}, `method "gru" unknown`},
-		{"env", RunConfig{Env: "atari"}, `env "atari" unknown`},
-		{"optimizer", RunConfig{Optimizer: "sgd"}, `optimizer "sgd" unknown`},
-		{"steps", RunConfig{Steps: -1}, "steps -1"},
-		{"step size", RunConfig{StepSize: -1}, "step-size -1"},
-		{"step size NaN", RunConfig{StepSize: nan}, "step-size NaN"},
-		{"gamma", RunConfig{Gamma: 1}, "gamma 1"},
-		{"features per stage", RunConfig{Features: 3, FeaturesPerStage: 4}, "features-per-stage 4 is larger than features 3"},
-		{"columnar stages", RunConfig{Method: arch.MethodColumnar, Features: 4, FeaturesPerStage: 2}, "must equal features"},
-		{"constructive per stage", RunConfig{Method: arch.MethodConstructive, FeaturesPerStage: 2}, "must be 1 for constructive"},
-		{"truncation", RunConfig{Method: arch.MethodTBPTT, Truncation: -2}, "truncation -2"},
-		{"hidden on ccn", RunConfig{Hidden: 3}, "hidden does not apply"},
-		{"no-out-bias on ccn", RunConfig{NoOutBias: true}, "no-out-bias applies only to methods tbptt and rtrl"},
-		{"features on tbptt", RunConfig{Method: arch.MethodTBPTT, Features: 3}, "do not apply to method tbptt"},
-		{"epsilon", RunConfig{Epsilon: -1}, "epsilon -1"},
-		{"norm decay", RunConfig{NormDecay: 1}, "norm-decay 1"},
-		{"window", RunConfig{Window: -3}, "window -3"},
+		{"method", RunConfig{Method: "gru"}, "method", "method gru unknown"},
+		{"env", RunConfig{Env: "atari"}, "env", "env atari unknown"},
+		{"optimizer", RunConfig{Optimizer: "sgd"}, "optimizer", "optimizer sgd unknown"},
+		{"steps", RunConfig{Steps: -1}, "steps", "steps -1 must be at least 1"},
+		{"step size", RunConfig{StepSize: -1}, "step-size", "step-size -1 must be a positive number"},
+		{"step size NaN", RunConfig{StepSize: math.NaN()}, "step-size", "step-size NaN"},
+		{"step size Inf", RunConfig{StepSize: math.Inf(1)}, "step-size", "step-size +Inf"},
+		{"lambda", RunConfig{Lambda: new(1.5)}, "lambda", "lambda 1.5 must lie in [0, 1]"},
+		{"gamma", RunConfig{Gamma: 1}, "gamma", "gamma 1 must lie in (0, 1)"},
+		{"features per stage", RunConfig{Features: 3, FeaturesPerStage: 4}, "features-per-stage", "features-per-stage 4 is larger than features 3"},
+		{"columnar stages", RunConfig{Method: arch.MethodColumnar, Features: 4, FeaturesPerStage: 2}, "features-per-stage", "must equal features"},
+		{"constructive per stage", RunConfig{Method: arch.MethodConstructive, FeaturesPerStage: 2}, "features-per-stage", "must be 1 for constructive"},
+		{"truncation", RunConfig{Method: arch.MethodTBPTT, Truncation: -2}, "truncation", "truncation -2"},
+		{"hidden on ccn", RunConfig{Hidden: 3}, "hidden", "hidden does not apply to method ccn"},
+		{"features on tbptt", RunConfig{Method: arch.MethodTBPTT, Features: 3}, "features", "features does not apply to method tbptt"},
+		{"no-out-bias on ccn", RunConfig{NoOutBias: true}, "no-out-bias", "no-out-bias does not apply to method ccn"},
+		{"truncation on rtrl", RunConfig{Method: arch.MethodRTRL, Truncation: 3}, "truncation", "truncation does not apply to method rtrl"},
+		{"steps per stage on columnar", RunConfig{Method: arch.MethodColumnar, StepsPerStage: 3}, "steps-per-stage", "does not apply to method columnar"},
+		{"no-norm on tbptt", RunConfig{Method: arch.MethodTBPTT, NoNorm: true}, "no-norm", "does not apply"},
+		{"epsilon", RunConfig{Epsilon: -1}, "epsilon", "epsilon -1"},
+		{"norm decay", RunConfig{NormDecay: 1}, "norm-decay", "norm-decay 1"},
+		{"window", RunConfig{Window: -3}, "window", "window -3"},
+		{"log-every", RunConfig{LogEvery: -3}, "log-every", "log-every -3"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := tt.cfg.Resolve().Validate()
+			_, err := tt.cfg.Resolve()
 			require.ErrorIs(t, err, ErrInvalid)
-			assert.Contains(t, err.Error(), tt.want)
+			var ce *ConfigError
+			require.True(t, errors.As(err, &ce))
+			assert.Equal(t, tt.key, ce.Key)
+			assert.Contains(t, ce.Problem, tt.want)
 		})
 	}
 }
 
 func TestNetworkTopology(t *testing.T) {
-	n, ok := RunConfig{Method: arch.MethodCCN, Features: 10, FeaturesPerStage: 4}.Resolve().Network(12)
+	n, ok := RunConfig{Method: arch.MethodCCN, Features: 10, FeaturesPerStage: 4}.MustResolve().Network(12)
 	require.True(t, ok)
 	assert.Equal(t, []int{4, 4, 2}, n.Stages, "the last stage is cut at Features")
-	_, ok = RunConfig{Method: arch.MethodTBPTT}.Resolve().Network(12)
+	_, ok = RunConfig{Method: arch.MethodTBPTT}.MustResolve().Network(12)
 	assert.False(t, ok)
-	d, ok := RunConfig{Method: arch.MethodTBPTT}.Resolve().Dense(12)
+	d, ok := RunConfig{Method: arch.MethodTBPTT}.MustResolve().Dense(12)
 	require.True(t, ok)
 	assert.Equal(t, 4, d.Hidden)
 	assert.True(t, d.OutBias, "the dense LSTM has the output bias by default")
-	d, _ = RunConfig{Method: arch.MethodRTRL, NoOutBias: true}.Resolve().Dense(12)
+	d, _ = RunConfig{Method: arch.MethodRTRL, NoOutBias: true}.MustResolve().Dense(12)
 	assert.False(t, d.OutBias, "no-out-bias gives the authors' head")
 }
 
@@ -101,12 +127,109 @@ func TestNetworkTopology(t *testing.T) {
 // unless no-out-bias removes it.
 func TestDenseLearnerOutputBias(t *testing.T) {
 	for _, method := range []arch.Method{arch.MethodTBPTT, arch.MethodRTRL} {
-		l, layout, _ := RunConfig{Method: method}.Resolve().NewLearner(12)
-		shape, _ := RunConfig{Method: method}.Resolve().Dense(12)
+		l, layout, _ := RunConfig{Method: method}.MustResolve().NewLearner(12)
+		shape, _ := RunConfig{Method: method}.MustResolve().Dense(12)
 		assert.Equal(t, shape.NumParams(), l.NumParams(), method)
 		assert.Equal(t, layout.HeadEnd-1, shape.IdxOutBias(), "b_out is in the head")
 		assert.Zero(t, l.Params()[shape.IdxOutBias()])
-		l2, _, _ := RunConfig{Method: method, NoOutBias: true}.Resolve().NewLearner(12)
+		l2, _, _ := RunConfig{Method: method, NoOutBias: true}.MustResolve().NewLearner(12)
 		assert.Equal(t, l.NumParams()-1, l2.NumParams(), method)
 	}
 }
+
+// Every field of RunConfig is a row of Settings, and every row a distinct
+// field: a field without a row would be neither a flag nor a key.
+func TestSettingsCoverRunConfig(t *testing.T) {
+	var c RunConfig
+	seen := map[any]string{}
+	for _, s := range Settings {
+		p := s.Field(&c)
+		_, dup := seen[p]
+		assert.False(t, dup, "%s and %s share a field", s.Key, seen[p])
+		seen[p] = s.Key
+		assert.NotEmpty(t, s.Help, s.Key)
+	}
+	assert.Equal(t, len(Settings), reflectFields(c), "one row per RunConfig field")
+}
+
+func TestRunConfigJSONRoundTrip(t *testing.T) {
+	r := RunConfig{Method: arch.MethodTBPTT, Steps: 1234, Seed: 7, Lambda: new(0.0)}.MustResolve()
+	b, err := json.Marshal(r)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"env":"trace-patterning","method":"tbptt","steps":1234,"seed":7,"step-size":0.0003,"lambda":0,"gamma":0.9,
+		"features":0,"features-per-stage":0,"steps-per-stage":0,"hidden":4,"no-out-bias":false,"truncation":15,"epsilon":0,"norm-decay":0,
+		"no-norm":false,"optimizer":"rmsprop","window":100000,"log-every":10000}`, string(b))
+	var back Resolved
+	require.NoError(t, json.Unmarshal(b, &back))
+	assert.Equal(t, r, back)
+	var c RunConfig
+	err = json.Unmarshal([]byte(`{"stepz": 3}`), &c)
+	var ce *ConfigError
+	require.True(t, errors.As(err, &ce), "%v", err)
+	assert.Equal(t, "stepz", ce.Key)
+}
+
+func TestDecodeFile(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		json   bool
+		text   string
+		key    string // "" for no error
+		steps  int
+		window int
+	}{
+		{"yaml", false, "steps: 1e6\nwindow: 500\n", "", 1_000_000, 500},
+		{"json", true, `{"steps": 2.5e6, "window": 500}`, "", 2_500_000, 500},
+		{"yaml zero", false, "steps: 0\n", "steps", 0, 0},
+		{"json zero", true, `{"window": 0}`, "window", 0, 0},
+		{"yaml fraction", false, "steps: 1.5\n", "steps", 0, 0},
+		{"json unknown", true, `{"stepz": 1}`, "stepz", 0, 0},
+		{"yaml unknown", false, "stepz: 1\n", "stepz", 0, 0},
+		{"yaml type", false, "gamma: high\n", "gamma", 0, 0},
+		{"json type", true, `{"method": 3}`, "method", 0, 0},
+		{"empty yaml", false, "", "", 0, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, _, err := DecodeFile([]byte(tt.text), tt.json)
+			if tt.key == "" {
+				require.NoError(t, err)
+				assert.Equal(t, tt.steps, c.Steps)
+				assert.Equal(t, tt.window, c.Window)
+				return
+			}
+			var ce *ConfigError
+			require.True(t, errors.As(err, &ce), "%v", err)
+			assert.Equal(t, tt.key, ce.Key)
+		})
+	}
+}
+
+func TestDefaultText(t *testing.T) {
+	s, _ := Lookup("step-size")
+	assert.Equal(t, "0.0003", s.DefaultText())
+	s, _ = Lookup("features")
+	assert.Equal(t, "ccn 16, columnar 10, constructive 5", s.DefaultText())
+	s, _ = Lookup("gamma")
+	assert.Equal(t, "0.9", s.DefaultText())
+	s, _ = Lookup("hidden")
+	assert.Equal(t, "4", s.DefaultText())
+	s, _ = Lookup("seed")
+	assert.Equal(t, "", s.DefaultText())
+}
+
+func TestFirstDifference(t *testing.T) {
+	a := RunConfig{Method: arch.MethodCCN, Steps: 100}.MustResolve().Config()
+	b := RunConfig{Method: arch.MethodColumnar, Steps: 100}.MustResolve().Config()
+	key, va, vb, ok := FirstDifference(a, b)
+	require.True(t, ok)
+	assert.Equal(t, []string{"method", "ccn", "columnar"}, []string{key, va, vb})
+	c := a
+	c.Window = 7
+	key, _, _, ok = FirstDifference(a, c)
+	assert.True(t, ok)
+	assert.Equal(t, "window", key)
+	_, _, _, ok = FirstDifference(a, a)
+	assert.False(t, ok)
+}
+
+func reflectFields(c RunConfig) int { return reflect.TypeOf(c).NumField() }

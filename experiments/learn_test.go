@@ -49,7 +49,7 @@ func TestLearnsTracePatterning(t *testing.T) {
 		t.Run(string(tt.method), func(t *testing.T) {
 			var ratios []float64
 			for _, seed := range tt.seeds {
-				cfg := RunConfig{Method: tt.method, Seed: seed, Steps: tt.steps}.Resolve()
+				cfg := RunConfig{Method: tt.method, Seed: seed, Steps: tt.steps}.MustResolve()
 				_, base := env.ConstantBaseline(cfg.NewEnv(), tt.steps)
 				s, err := Run(context.Background(), cfg, filepath.Join(t.TempDir(), fmt.Sprint(seed)), Options{})
 				require.NoError(t, err)

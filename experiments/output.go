@@ -111,13 +111,13 @@ func ReadSummary(dir string) (Summary, error) {
 	return s, nil
 }
 
-// CheckDir reports, with an error wrapping ErrInvalid, whether dir can hold a
+// CheckDir reports, with a *ConfigError (Key "out"), whether dir can hold a
 // run: either it is an existing writable directory, or its parent is an
 // existing writable directory in which it can be created. It creates nothing
 // that it does not remove.
 func CheckDir(dir string) error {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
+		return &ConfigError{Key: "out", Problem: fmt.Sprintf(format, args...)}
 	}
 	if dir == "" {
 		return bad("no output directory given")

@@ -28,48 +28,62 @@ type Options struct {
 	// Gate, if not nil, is called with the resolved configuration before
 	// anything is written; an error stops the run (the gradient check
 	// against the reference, see package compare).
-	Gate func(RunConfig) error
+	Gate func(Resolved) error
 	// Progress receives progress reports; nil for none.
 	Progress io.Writer
 	// Terminal draws a progress bar on Progress instead of periodic lines.
 	Terminal bool
 }
 
+// OtherRunError is returned by Run (without Force) when dir already holds a
+// complete run of another configuration: Key is the first setting, in the
+// order of Settings, whose stored value differs from the requested one.
+type OtherRunError struct {
+	Dir, Key, Stored, Requested string
+}
+
+func (e *OtherRunError) Error() string {
+	return fmt.Sprintf("experiments: %s holds a complete run with %s %s, not %s; use --force to replace it, or another --out",
+		e.Dir, e.Key, e.Stored, e.Requested)
+}
+
+// Unwrap makes an OtherRunError match ErrInvalid: it is the caller's input.
+func (e *OtherRunError) Unwrap() error { return ErrInvalid }
+
 // checkEvery is the number of steps between checks of the parameters for
 // NaN and ±Inf, for cancellation, and progress reports. Predictions are
 // checked at every step.
 const checkEvery = 1 << 12
 
-// Run resolves and validates cfg, then learns for cfg.Steps steps and writes
-// into dir (created if needed):
+// Run learns for r's steps and writes into dir (created if needed):
 //
 //	curve.csv        step,error  (windowed error every LogEvery steps and at the end)
 //	predictions.csv  t,prediction,return for the final PredictionsKept steps
 //	summary.json     Summary, written last
 //
 // each through a temporary file and a rename. If dir already holds a
-// summary.json, Run returns it (Skipped set) without running unless
-// opts.Force. Invalid configurations and unusable directories return errors
-// wrapping ErrInvalid before anything is created. On divergence the files are
+// summary.json of the same configuration, Run returns it (Skipped set)
+// without running unless opts.Force; of another configuration, it returns an
+// *OtherRunError. An unusable directory returns a *ConfigError (Key "out") before
+// anything is created. On divergence the files are
 // written (Diverged set) and the error is ErrDiverged. If ctx is cancelled the
 // run stops, leaves no complete-looking directory (a directory Run created is
 // removed) and returns an error wrapping ctx.Err().
-func Run(ctx context.Context, cfg RunConfig, dir string, opts Options) (Summary, error) {
-	cfg = cfg.Resolve()
-	if err := cfg.Validate(); err != nil {
-		return Summary{}, err
-	}
+func Run(ctx context.Context, r Resolved, dir string, opts Options) (Summary, error) {
 	if err := CheckDir(dir); err != nil {
 		return Summary{}, err
 	}
 	if !opts.Force {
 		if s, err := ReadSummary(dir); err == nil {
+			if key, stored, asked, differ := FirstDifference(s.Config, r.c); differ {
+				return Summary{}, &OtherRunError{Dir: dir, Key: key, Stored: stored, Requested: asked}
+			}
 			s.Skipped = true
 			return s, nil
 		}
 	}
 	if opts.Gate != nil {
-		if err := opts.Gate(cfg); err != nil {
+		if err := opts.Gate(r); err != nil {
 			return Summary{}, err
 		}
 	}
@@ -79,7 +93,7 @@ func Run(ctx context.Context, cfg RunConfig, dir string, opts Options) (Summary,
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return Summary{}, fmt.Errorf("experiments: create %s: %w", dir, err)
 	}
-	s, err := execute(ctx, cfg, dir, opts)
+	s, err := execute(ctx, r, dir, opts)
 	if err != nil && !errors.Is(err, ErrDiverged) {
 		if created {
 			os.RemoveAll(dir)
@@ -91,7 +105,8 @@ func Run(ctx context.Context, cfg RunConfig, dir string, opts Options) (Summary,
 
 // execute runs the learning loop and writes the files; on an error other than
 // divergence it leaves no file of its own behind.
-func execute(ctx context.Context, cfg RunConfig, dir string, opts Options) (sum Summary, err error) {
+func execute(ctx context.Context, r Resolved, dir string, opts Options) (sum Summary, err error) {
+	cfg := r.Config()
 	// An old summary must not vouch for the files being replaced.
 	if err := os.Remove(filepath.Join(dir, SummaryFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return sum, err
@@ -108,8 +123,8 @@ func execute(ctx context.Context, cfg RunConfig, dir string, opts Options) (sum 
 	curve := bufio.NewWriterSize(curveTmp, 1<<16)
 	curve.WriteString(curveHeader + "\n")
 
-	e := cfg.NewEnv()
-	learner, layout, opt := cfg.NewLearner(e.ObservationSize())
+	e := r.NewEnv()
+	learner, layout, opt := r.NewLearner(e.ObservationSize())
 	agent := NewTD(learner, layout, opt, cfg.Gamma, *cfg.Lambda)
 	win := newWindowError(cfg.Window)
 	rets := newReturnWindow(cfg.Window)

@@ -14,14 +14,15 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-var short = RunConfig{Method: arch.MethodColumnar, Features: 2, Steps: 5000, Window: 1000, LogEvery: 1000}
+var short = RunConfig{Method: arch.MethodColumnar, Features: 2, Steps: 5000, Window: 1000, LogEvery: 1000}.MustResolve()
 
 func TestRunCancelledLeavesNothing(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	dir := filepath.Join(t.TempDir(), "run")
-	cfg := short
-	cfg.Steps = 100_000
+	c := short.Config()
+	c.Steps = 100_000
+	cfg := c.MustResolve()
 	_, err := Run(ctx, cfg, dir, Options{})
 	require.ErrorIs(t, err, context.Canceled)
 	assert.NoDirExists(t, dir, "a directory Run created is removed")
@@ -40,20 +41,53 @@ func TestRunCancelledLeavesNothing(t *testing.T) {
 func TestRunGateRefuses(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
 	refuse := errors.New("engine disagrees")
-	var seen RunConfig
-	_, err := Run(context.Background(), short, dir, Options{Gate: func(c RunConfig) error { seen = c; return refuse }})
+	var seen Resolved
+	_, err := Run(context.Background(), short, dir, Options{Gate: func(r Resolved) error { seen = r; return refuse }})
 	require.ErrorIs(t, err, refuse)
 	assert.NoDirExists(t, dir)
-	assert.Equal(t, short.Resolve(), seen, "the gate sees the resolved configuration")
+	assert.Equal(t, short, seen, "the gate sees the resolved configuration")
 }
 
-func TestRunInvalidCreatesNothing(t *testing.T) {
+func TestRunUnusableDirCreatesNothing(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "missing", "run")
+	_, err := Run(context.Background(), short, dir, Options{})
+	var ce *ConfigError
+	require.True(t, errors.As(err, &ce), "%v", err)
+	assert.Equal(t, "out", ce.Key)
+	assert.NoDirExists(t, filepath.Dir(dir))
+}
+
+// A directory holding a complete run of another configuration is not taken
+// for the requested one.
+func TestRunRefusesAnotherRun(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
-	cfg := short
-	cfg.StepSize = -1
-	_, err := Run(context.Background(), cfg, dir, Options{})
-	require.ErrorIs(t, err, ErrInvalid)
-	assert.NoDirExists(t, dir)
+	_, err := Run(context.Background(), short, dir, Options{})
+	require.NoError(t, err)
+	before, err := os.ReadFile(filepath.Join(dir, SummaryFile))
+	require.NoError(t, err)
+	for _, tt := range []struct {
+		change      func(c *RunConfig)
+		key, stored string
+	}{
+		{func(c *RunConfig) {
+			c.Method, c.Features, c.FeaturesPerStage, c.Epsilon, c.NormDecay = arch.MethodTBPTT, 0, 0, 0, 0
+		}, "method", "columnar"},
+		{func(c *RunConfig) { c.Seed = 9 }, "seed", "0"},
+		{func(c *RunConfig) { c.Window = 500 }, "window", "1000"},
+	} {
+		c := short.Config()
+		tt.change(&c)
+		_, err := Run(context.Background(), c.MustResolve(), dir, Options{})
+		var other *OtherRunError
+		require.True(t, errors.As(err, &other), "%v", err)
+		assert.Equal(t, tt.key, other.Key)
+		assert.Equal(t, tt.stored, other.Stored)
+		assert.ErrorIs(t, err, ErrInvalid)
+		assert.Contains(t, err.Error(), "--force")
+	}
+	after, err := os.ReadFile(filepath.Join(dir, SummaryFile))
+	require.NoError(t, err)
+	assert.Equal(t, before, after, "the stored run is untouched")
 }
 
 func TestRunSkipsAndForces(t *testing.T) {
@@ -83,7 +117,7 @@ func TestRunSkipsAndForces(t *testing.T) {
 
 func TestRunDivergence(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
-	cfg := RunConfig{Method: arch.MethodTBPTT, StepSize: 1e300, Steps: 5000, Window: 100, LogEvery: 10}
+	cfg := RunConfig{Method: arch.MethodTBPTT, StepSize: 1e300, Steps: 5000, Window: 100, LogEvery: 10}.MustResolve()
 	s, err := Run(context.Background(), cfg, dir, Options{})
 	require.ErrorIs(t, err, ErrDiverged)
 	assert.True(t, s.Diverged)
@@ -119,7 +153,11 @@ func TestWindowError(t *testing.T) {
 func ExampleRun() {
 	dir, _ := os.MkdirTemp("", "ccn-example")
 	defer os.RemoveAll(dir)
-	cfg := RunConfig{Method: arch.MethodColumnar, Features: 2, Steps: 2000, Window: 1000, LogEvery: 1000, Seed: 1}
+	cfg, err := RunConfig{Method: arch.MethodColumnar, Features: 2, Steps: 2000, Window: 1000, LogEvery: 1000, Seed: 1}.Resolve()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	s, err := Run(context.Background(), cfg, filepath.Join(dir, "run"), Options{})
 	if err != nil {
 		fmt.Println(err)

@@ -14,14 +14,15 @@ import (
 // stream itself.
 func TestRunReturnVariance(t *testing.T) {
 	for _, window := range []int{1000, 3000} {
-		cfg := short
-		cfg.Window = window
+		c := short.Config()
+		c.Window = window
+		cfg := c.MustResolve()
 		s, err := Run(context.Background(), cfg, filepath.Join(t.TempDir(), "run"), Options{})
 		require.NoError(t, err)
 
-		e := cfg.Resolve().NewEnv()
+		e := cfg.NewEnv()
 		x := make([]float64, e.ObservationSize())
-		g := make([]float64, cfg.Steps)
+		g := make([]float64, c.Steps)
 		for i := range g {
 			_, g[i] = e.Next(x)
 		}

@@ -34,14 +34,7 @@ func build(top arch.Network, cfg NetworkConfig) *Network {
 		for j := 0; j < u; j++ {
 			n.cols = append(n.cols, Column{})
 			col := &n.cols[len(n.cols)-1]
-			mc := top.ColumnInputs(s)
-			if s < L {
-				off := top.OffFrozen(s, j)
-				col.init(mc, n.frozen[off:off+arch.ColumnParams(mc)], false)
-			} else {
-				off := top.OffLearn(j)
-				col.init(mc, n.learn[off:off+arch.ColumnParams(mc)], true)
-			}
+			col.init(top.ColumnInputs(s), top.Block(n.frozen, n.learn, s, j), s == L)
 			n.randomize(col.params)
 		}
 	}
@@ -89,30 +82,29 @@ func (n *Network) AdvanceStage() {
 	copy(frozen, n.frozen)
 	copy(frozen[old.NumFrozen():], oldLearn[:old.OffHead()])
 	learn := make([]float64, top.NumLearnable())
-	copy(learn[top.OffHead():], oldLearn[old.OffHead():old.OffHeadBias()])
-	learn[top.OffHeadBias()] = oldLearn[old.OffHeadBias()]
+	for i, f := range old.Remap(top) {
+		if f >= 0 {
+			learn[i] = oldLearn[f]
+		}
+	}
 
 	// Re-point the existing columns at the new frozen vector; the formerly
 	// learning ones drop their traces.
 	k := 0
 	for s, us := range old.Stages {
-		size := arch.ColumnParams(old.ColumnInputs(s))
 		for j := 0; j < us; j++ {
-			off := top.OffFrozen(s, j)
 			col := &n.cols[k]
-			col.params = frozen[off : off+size : off+size]
+			col.params = top.Block(frozen, nil, s, j)
 			col.hTrace, col.cTrace = nil, nil
 			col.Defect = NoDefect
 			k++
 		}
 	}
 	mc := top.LearningColumnInputs()
-	size := arch.ColumnParams(mc)
 	for j := 0; j < u; j++ {
-		off := top.OffLearn(j)
 		n.cols = append(n.cols, Column{})
 		col := &n.cols[len(n.cols)-1]
-		col.init(mc, learn[off:off+size], true)
+		col.init(mc, top.Block(frozen, learn, top.Learning(), j), true)
 		n.randomize(col.params)
 	}
 	n.top, n.frozen, n.learn = top, frozen, learn

@@ -154,12 +154,7 @@ func (n *Network) Bind(frozen, learnable []float64, xs [][]float64, a []float64,
 		m := top.ColumnInputs(s)
 		w, us, b := make([]float64, 4*u*m), make([]float64, 4*u), make([]float64, 4*u)
 		for j := 0; j < u; j++ {
-			var block []float64
-			if s == top.Learning() {
-				block = learnable[top.OffLearn(j):][:arch.ColumnParams(m)]
-			} else {
-				block = frozen[top.OffFrozen(s, j):][:arch.ColumnParams(m)]
-			}
+			block := top.Block(frozen, learnable, s, j)
 			for q := 0; q < arch.NumGates; q++ {
 				row := q*u + j
 				copy(w[row*m:(row+1)*m], block[arch.ColIdxW(m, q, 0):][:m])
@@ -232,7 +227,7 @@ func (n *Network) Gradient() ([]float64, error) {
 	}
 	grad := make([]float64, top.NumLearnable())
 	for j := 0; j < u; j++ {
-		block := grad[top.OffLearn(j):][:arch.ColumnParams(m)]
+		block := top.Block(nil, grad, top.Learning(), j)
 		for q := 0; q < arch.NumGates; q++ {
 			row := q*u + j
 			copy(block[arch.ColIdxW(m, q, 0):][:m], w[row*m:(row+1)*m])

@@ -68,12 +68,7 @@ func NetworkForward(top arch.Network, frozen, learnable []float64, xs [][]float6
 			m := top.ColumnInputs(s)
 			in = append(append(in[:0], x...), normalized[:top.FirstFeature(s)]...)
 			for j := 0; j < u; j++ {
-				var block []float64
-				if s == top.Learning() {
-					block = learnable[top.OffLearn(j):][:arch.ColumnParams(m)]
-				} else {
-					block = frozen[top.OffFrozen(s, j):][:arch.ColumnParams(m)]
-				}
+				block := top.Block(frozen, learnable, s, j)
 				k := top.FirstFeature(s) + j
 				for q := 0; q < arch.NumGates; q++ {
 					a := block[arch.ColIdxB(m, q)] + block[arch.ColIdxU(m, q)]*h[k]

@@ -38,7 +38,11 @@ func baseline(g Group) (Baseline, error) {
 		b.MSE = v.(float64)
 		return b, nil
 	}
-	_, b.MSE = env.ConstantBaseline(cfg.NewEnv(), cfg.Steps)
+	r, err := cfg.Resolve()
+	if err != nil {
+		return Baseline{}, fmt.Errorf("report: the stored configuration of %s: %w", g.Runs[0].Dir, err)
+	}
+	_, b.MSE = env.ConstantBaseline(r.NewEnv(), cfg.Steps)
 	baselines.Store(string(key), b.MSE)
 	return b, nil
 }

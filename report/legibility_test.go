@@ -24,7 +24,7 @@ func TestErrorFiguresSayScaleAndBaseline(t *testing.T) {
 	g, err := r.Group("test", report.StudyMain, report.GroupCCN)
 	require.NoError(t, err)
 	cfg := g.Runs[0].Summary.Config
-	e := cfg.NewEnv()
+	e := cfg.MustResolve().NewEnv()
 	x := make([]float64, e.ObservationSize())
 	rets := make([]float64, cfg.Steps)
 	mean := 0.0

@@ -193,7 +193,7 @@ func TestGroupIsTheSelectedConfigurationOverTheFinalSeeds(t *testing.T) {
 	assert.Equal(t, 3, grp.Seeds)
 	for i, run := range grp.Runs {
 		assert.Equal(t, uint64(i), run.Summary.Seed, "final seeds in order")
-		assert.Equal(t, main.Groups[g].Candidates[best].Config.StepSize, run.Summary.Config.StepSize)
+		assert.Equal(t, main.Groups[g].Candidates[best].Config.Config().StepSize, run.Summary.Config.StepSize)
 	}
 	assert.Equal(t, "3 seeds", grp.SeedsText())
 

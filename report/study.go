@@ -201,7 +201,7 @@ func studySensitivity(r *Results, st sweep.Study, file, key string) (Figure, err
 		if len(best) < 2 {
 			continue
 		}
-		s := plots.SensitivitySeries{Label: g.Name, Method: string(g.Candidates[0].Config.Method)}
+		s := plots.SensitivitySeries{Label: g.Name, Method: string(g.Candidates[0].Config.Config().Method)}
 		for x := range best {
 			s.X = append(s.X, x)
 		}

@@ -82,11 +82,12 @@ func configHeader(withSeed bool) []string {
 	return h
 }
 
-func configColumns(cfg experiments.RunConfig, withSeed bool) []string {
+func configColumns(r experiments.Resolved, withSeed bool) []string {
+	cfg := r.Config()
 	var c []string
-	for _, f := range configFields(cfg) {
-		if f.key != "seed" || withSeed {
-			c = append(c, formatValue(f.value))
+	for _, s := range experiments.Settings {
+		if s.Key != "seed" || withSeed {
+			c = append(c, s.Format(&cfg))
 		}
 	}
 	return c

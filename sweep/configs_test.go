@@ -16,8 +16,8 @@ import (
 // tunedOut returns the key of a candidate's configuration with the tuned
 // settings (step size, ε) and the seed removed: two groups with the same key
 // run the same method with the same fixed settings.
-func tunedOut(c experiments.RunConfig) string {
-	c = c.Resolve()
+func tunedOut(r experiments.Resolved) string {
+	c := r.Config()
 	c.StepSize, c.Epsilon, c.Seed = 0, 0, 0
 	b, err := json.Marshal(c)
 	if err != nil {
@@ -30,7 +30,7 @@ func tunedOut(c experiments.RunConfig) string {
 func candidates(g Group) []string {
 	var out []string
 	for _, c := range g.Candidates {
-		out = append(out, fmt.Sprintf("α=%g ε=%g", c.Config.StepSize, c.Config.Resolve().Epsilon))
+		out = append(out, fmt.Sprintf("α=%g ε=%g", c.Config.Config().StepSize, c.Config.Config().Epsilon))
 	}
 	slices.Sort(out)
 	return out

@@ -30,7 +30,7 @@ scales:
 		fmt.Printf("%s: %d candidates, %d sweep runs, then the best over %d seeds\n",
 			grp.Name, len(grp.Candidates), len(plan.SweepTasks(g)), len(plan.FinalSeeds))
 	}
-	c := plan.Groups[0].Candidates[0].Config
+	c := plan.Groups[0].Candidates[0].Config.Config()
 	fmt.Println(plan.Groups[0].Candidates[0].Label, "steps-per-stage", c.StepsPerStage)
 	// Output:
 	// ccn: 4 candidates, 8 sweep runs, then the best over 5 seeds

@@ -48,8 +48,8 @@ func (f *fakeRunner) total() int {
 	return n
 }
 
-func (f *fakeRunner) run(ctx context.Context, cfg experiments.RunConfig, dir string) (experiments.Summary, error) {
-	cfg = cfg.Resolve()
+func (f *fakeRunner) run(ctx context.Context, r experiments.Resolved, dir string) (experiments.Summary, error) {
+	cfg := r.Config()
 	f.mu.Lock()
 	f.calls[filepath.Base(dir)]++
 	fail := f.fail[filepath.Base(dir)]

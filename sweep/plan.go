@@ -1,7 +1,6 @@
 package sweep
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -39,13 +38,13 @@ type Candidate struct {
 	// Label is "key=value ..." over the tuned keys, "default" without any.
 	Label string `json:"label"`
 	// Config is the resolved configuration with seed 0.
-	Config experiments.RunConfig `json:"config"`
+	Config experiments.Resolved `json:"config"`
 }
 
 // Task is one run of a plan.
 type Task struct {
 	ID        string
-	Config    experiments.RunConfig // resolved
+	Config    experiments.Resolved
 	Group     int
 	Candidate int
 	Seed      uint64
@@ -57,9 +56,7 @@ func (p *Plan) Sweeps(g int) bool { return len(p.Groups[g].Candidates) > 1 }
 
 // Task returns the run of candidate c of group g with the given seed.
 func (p *Plan) Task(g, c int, seed uint64) Task {
-	cfg := p.Groups[g].Candidates[c].Config
-	cfg.Seed = seed
-	cfg = cfg.Resolve()
+	cfg := p.Groups[g].Candidates[c].Config.WithSeed(seed)
 	return Task{ID: ID(cfg), Config: cfg, Group: g, Candidate: c, Seed: seed}
 }
 
@@ -188,9 +185,9 @@ func (s Study) group(name string, gs GroupSpec, over map[string]any, sc Scale) (
 	}
 }
 
-// toConfig converts a config map to a resolved, validated RunConfig with the
-// given steps, scaling steps-per-stage by steps/PaperSteps.
-func toConfig(m map[string]any, steps int) (experiments.RunConfig, error) {
+// toConfig converts a config map to a resolved configuration with the given
+// steps, scaling steps-per-stage by steps/PaperSteps.
+func toConfig(m map[string]any, steps int) (experiments.Resolved, error) {
 	m = maps.Clone(m)
 	if v, ok := m["steps-per-stage"]; ok {
 		f, ok := v.(float64)
@@ -198,26 +195,27 @@ func toConfig(m map[string]any, steps int) (experiments.RunConfig, error) {
 			f, ok = float64(i), true
 		}
 		if !ok {
-			return experiments.RunConfig{}, fmt.Errorf("%w: steps-per-stage %v is not a number", ErrInvalid, v)
+			return experiments.Resolved{}, fmt.Errorf("%w: steps-per-stage %v is not a number", ErrInvalid, v)
 		}
 		m["steps-per-stage"] = max(1, int(math.Round(f*float64(steps)/experiments.PaperSteps)))
 	}
 	m["steps"] = steps
 	b, err := json.Marshal(m)
 	if err != nil {
-		return experiments.RunConfig{}, fmt.Errorf("%w: %v", ErrInvalid, err)
+		return experiments.Resolved{}, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
 	var cfg experiments.RunConfig
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&cfg); err != nil {
-		return cfg, fmt.Errorf("%w: %v", ErrInvalid, err)
+	var r experiments.Resolved
+	if err = json.Unmarshal(b, &cfg); err == nil {
+		r, err = cfg.Resolve()
 	}
-	cfg = cfg.Resolve()
-	if err := cfg.Validate(); err != nil {
-		return cfg, fmt.Errorf("%w: %s", ErrInvalid, strings.TrimPrefix(err.Error(), experiments.ErrInvalid.Error()+": "))
+	if ce := (*experiments.ConfigError)(nil); errors.As(err, &ce) {
+		return r, fmt.Errorf("%w: %s", ErrInvalid, ce.Problem)
 	}
-	return cfg, nil
+	if err != nil {
+		return r, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	return r, nil
 }
 
 // pairs formats m as sorted key=value pairs joined by sep.

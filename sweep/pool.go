@@ -13,7 +13,7 @@ import (
 
 // RunFunc computes one run into dir (see experiments.Run): nil or
 // experiments.ErrDiverged with the written summary, another error otherwise.
-type RunFunc func(ctx context.Context, cfg experiments.RunConfig, dir string) (experiments.Summary, error)
+type RunFunc func(ctx context.Context, cfg experiments.Resolved, dir string) (experiments.Summary, error)
 
 // Pool computes a plan's runs on a number of local workers. Each run is
 // computed by one goroutine (the learners are single-threaded).
@@ -46,7 +46,7 @@ type Report struct {
 	Waiting  int // groups whose final stage could not start (sweep not settled)
 }
 
-func defaultRun(ctx context.Context, cfg experiments.RunConfig, dir string) (experiments.Summary, error) {
+func defaultRun(ctx context.Context, cfg experiments.Resolved, dir string) (experiments.Summary, error) {
 	return experiments.Run(ctx, cfg, dir, experiments.Options{})
 }
 
@@ -199,7 +199,7 @@ func runOne(ctx context.Context, out string, t Task, run RunFunc, maxAttempts in
 
 // safeRun calls run, turning a panic into an error so that one broken
 // configuration does not stop the sweep.
-func safeRun(ctx context.Context, run RunFunc, cfg experiments.RunConfig, dir string) (s experiments.Summary, err error) {
+func safeRun(ctx context.Context, run RunFunc, cfg experiments.Resolved, dir string) (s experiments.Summary, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("panic: %v\n%s", r, debug.Stack())

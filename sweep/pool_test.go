@@ -45,15 +45,19 @@ func fakePlan(t *testing.T) Plan {
 
 func TestIDNamesTheResolvedConfig(t *testing.T) {
 	c := experiments.RunConfig{Method: "ccn", Seed: 3}
-	id := ID(c)
+	r := c.MustResolve()
+	id := ID(r)
 	assert.Regexp(t, regexp.MustCompile(`^ccn-[0-9a-f]{16}$`), id)
-	assert.Equal(t, id, ID(c.Resolve()), "unresolved and resolved configs are the same run")
-	c2 := c
-	c2.Seed = 4
-	assert.NotEqual(t, id, ID(c2))
+	// The IDs of existing results stay valid: these are the IDs of commit
+	// f4320c2, before the run settings became a table.
+	assert.Equal(t, "ccn-38883f3b51c0b5d5", id)
+	l := 0.5
+	assert.Equal(t, "tbptt-d689cf1fca36d9a0", ID(experiments.RunConfig{Method: "tbptt", Seed: 2, Steps: 100000, StepSize: 1e-3, Lambda: &l, Truncation: 4}.MustResolve()))
+	assert.Equal(t, id, ID(r.Config().MustResolve()), "resolving again is the same run")
+	assert.NotEqual(t, id, ID(r.WithSeed(4)))
 	c3 := c
 	c3.StepSize = 1e-3
-	assert.NotEqual(t, id, ID(c3))
+	assert.NotEqual(t, id, ID(c3.MustResolve()))
 }
 
 func TestRankPutsDivergedLast(t *testing.T) {
@@ -163,7 +167,7 @@ func TestPoolRecoversPanics(t *testing.T) {
 	out := t.TempDir()
 	f := newFakeRunner()
 	id := p.Task(2, 0, 0).ID
-	run := func(ctx context.Context, cfg experiments.RunConfig, dir string) (experiments.Summary, error) {
+	run := func(ctx context.Context, cfg experiments.Resolved, dir string) (experiments.Summary, error) {
 		if filepath.Base(dir) == id {
 			panic("engine bug")
 		}
@@ -181,7 +185,7 @@ func TestPoolStopsOnCancel(t *testing.T) {
 	out := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	started := make(chan struct{}, 100)
-	run := func(ctx context.Context, cfg experiments.RunConfig, dir string) (experiments.Summary, error) {
+	run := func(ctx context.Context, cfg experiments.Resolved, dir string) (experiments.Summary, error) {
 		started <- struct{}{}
 		<-ctx.Done()
 		return experiments.Summary{}, ctx.Err()
@@ -237,7 +241,7 @@ func TestConcurrentPoolsComputeEachRunOnce(t *testing.T) {
 	p := fakePlan(t)
 	out := t.TempDir()
 	f := newFakeRunner()
-	slow := func(ctx context.Context, cfg experiments.RunConfig, dir string) (experiments.Summary, error) {
+	slow := func(ctx context.Context, cfg experiments.Resolved, dir string) (experiments.Summary, error) {
 		time.Sleep(2 * time.Millisecond)
 		return f.run(ctx, cfg, dir)
 	}
@@ -287,6 +291,6 @@ func TestWorkersGiveIdenticalFiles(t *testing.T) {
 		}
 		sum, err := experiments.ReadSummary(filepath.Join(a, RunsDir, id.Name()))
 		require.NoError(t, err)
-		assert.Equal(t, id.Name(), ID(sum.Config), "the directory is named by the config stored inside")
+		assert.Equal(t, id.Name(), ID(sum.Config.MustResolve()), "the directory is named by the config stored inside")
 	}
 }

@@ -88,14 +88,14 @@ func Look(out, id string, maxAttempts int) Outcome {
 
 // recordFailure adds one failed attempt of the run of cfg to its directory
 // and returns the count.
-func recordFailure(dir string, cfg experiments.RunConfig, runErr error) (int, error) {
+func recordFailure(dir string, cfg experiments.Resolved, runErr error) (int, error) {
 	var f failure
 	if b, err := os.ReadFile(filepath.Join(dir, FailedFile)); err == nil {
 		_ = json.Unmarshal(b, &f)
 	}
 	f.Attempts++
 	f.Error = runErr.Error()
-	f.Config = cfg
+	f.Config = cfg.Config()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return f.Attempts, err
 	}

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ccn-go/ccn/experiments"
 	"gopkg.in/yaml.v3"
 )
 
@@ -222,11 +223,11 @@ func hasDuplicate(s Seeds) bool {
 	return len(slices.Compact(c)) != len(s)
 }
 
-// positiveKeys are the keys whose zero value means "the method's default" in
-// experiments.RunConfig: an explicit 0 in a file is refused.
-var positiveKeys = map[string]bool{"step-size": true, "gamma": true, "features": true,
-	"features-per-stage": true, "steps-per-stage": true, "hidden": true, "truncation": true,
-	"epsilon": true, "norm-decay": true, "window": true, "log-every": true}
+// zeroMeansDefault reports whether setting k refuses an explicit 0.
+func zeroMeansDefault(k string) bool {
+	s, _ := experiments.Lookup(k)
+	return s.ZeroMeansDefault()
+}
 
 // checkKeys checks that every key of m is a RunConfig key other than seed
 // and steps, with no explicit zero where zero means "default".
@@ -238,7 +239,7 @@ func checkKeys(where string, m map[string]any) error {
 			return fmt.Errorf("%w: %s: %s is set by the scale, not in the study", ErrInvalid, where, k)
 		case !slices.Contains(known, k):
 			return fmt.Errorf("%w: %s: unknown key %q (want one of %s)", ErrInvalid, where, k, strings.Join(known, ", "))
-		case positiveKeys[k] && fmt.Sprint(v) == "0":
+		case zeroMeansDefault(k) && fmt.Sprint(v) == "0":
 			return fmt.Errorf("%w: %s: %s must be positive, got 0", ErrInvalid, where, k)
 		}
 	}

@@ -116,7 +116,7 @@ func TestPlanExpands(t *testing.T) {
 	}
 	assert.Equal(t, []string{"epsilon=0.01 step-size=0.001", "epsilon=0.01 step-size=0.01",
 		"epsilon=0.001 step-size=0.001", "epsilon=0.001 step-size=0.01"}, labels)
-	c := ccn.Candidates[1].Config
+	c := ccn.Candidates[1].Config.Config()
 	assert.Equal(t, 1_000_000, c.Steps)
 	assert.Equal(t, 0.01, c.StepSize)
 	assert.Equal(t, 0.01, c.Epsilon)
@@ -127,15 +127,15 @@ func TestPlanExpands(t *testing.T) {
 
 	tb := p.Groups[1].Candidates
 	require.Len(t, tb, 2, "the scale grid applies to every group tuning step-size")
-	assert.Equal(t, 3, tb[0].Config.Hidden)
-	assert.Equal(t, 2, tb[0].Config.Truncation)
+	assert.Equal(t, 3, tb[0].Config.Config().Hidden)
+	assert.Equal(t, 2, tb[0].Config.Config().Truncation)
 
 	assert.True(t, p.Sweeps(0))
 	assert.Len(t, p.SweepTasks(0), 4*2)
 	final := p.FinalTasks(0, 2)
 	require.Len(t, final, 4)
 	assert.Equal(t, p.SweepTasks(0)[4], final[0], "a final run with a sweep seed is the sweep run")
-	assert.Equal(t, uint64(3), final[3].Config.Seed)
+	assert.Equal(t, uint64(3), final[3].Config.Config().Seed)
 
 	_, err = s.Plan("paper")
 	assert.ErrorIs(t, err, ErrInvalid)
@@ -182,7 +182,8 @@ func TestExperimentFiles(t *testing.T) {
 			require.NoError(t, err, "%s %s", path, scale)
 			for g := range p.Groups {
 				for _, c := range p.Groups[g].Candidates {
-					require.NoError(t, c.Config.Validate())
+					_, err := c.Config.Config().Resolve()
+					require.NoError(t, err, "a planned configuration resolves again")
 				}
 			}
 		}
@@ -210,7 +211,7 @@ func TestExperimentFiles(t *testing.T) {
 	require.NoError(t, err)
 	var pairs []string
 	for _, g := range cm.Groups {
-		c := g.Candidates[0].Config
+		c := g.Candidates[0].Config.Config()
 		pairs = append(pairs, strings.Join([]string{itoa(c.Truncation), itoa(c.Hidden)}, ":"))
 	}
 	assert.Equal(t, []string{"2:13", "3:10", "5:8", "8:5", "10:5", "15:4", "20:3", "30:2"}, pairs)
@@ -219,7 +220,7 @@ func TestExperimentFiles(t *testing.T) {
 	sps, err := studies["ccn-steps-per-stage"].Plan("quick")
 	require.NoError(t, err)
 	q := studies["ccn-steps-per-stage"].Scales["quick"].Steps
-	assert.Equal(t, 500_000*q/experiments.PaperSteps, sps.Groups[0].Candidates[0].Config.StepsPerStage)
+	assert.Equal(t, 500_000*q/experiments.PaperSteps, sps.Groups[0].Candidates[0].Config.Config().StepsPerStage)
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }

@@ -3,7 +3,6 @@ package sweep
 import (
 	"fmt"
 	"io"
-	"reflect"
 	"regexp"
 	"strings"
 
@@ -52,29 +51,20 @@ func Runnable(plan Plan, out string, maxAttempts int) (tasks []Task, waiting int
 	return tasks, waiting
 }
 
-// RunArgs returns the `ccn run` flags that reproduce the resolved cfg exactly:
-// every non-zero field, floats in their shortest exact form.
-func RunArgs(cfg experiments.RunConfig) []string {
-	cfg = cfg.Resolve()
+// RunArgs returns the `ccn run` flags that reproduce r exactly: every
+// non-zero setting in table order, floats in their shortest exact form.
+func RunArgs(r experiments.Resolved) []string {
+	cfg := r.Config()
 	var args []string
-	for _, fd := range configFields(cfg) {
-		k, f := fd.key, fd.value
-		switch f.Kind() {
-		case reflect.Bool:
-			if f.Bool() {
-				args = append(args, "--"+k)
-			}
+	for _, s := range experiments.Settings {
+		if s.IsZero(&cfg) {
 			continue
-		case reflect.Pointer:
-			if f.IsNil() {
-				continue
-			}
-		default:
-			if f.IsZero() {
-				continue
-			}
 		}
-		args = append(args, "--"+k, formatValue(f))
+		if _, isBool := s.Field(&cfg).(*bool); isBool {
+			args = append(args, "--"+s.Key)
+			continue
+		}
+		args = append(args, "--"+s.Key, s.Format(&cfg))
 	}
 	return args
 }

@@ -19,7 +19,7 @@ import (
 func TestRunArgsAndCommand(t *testing.T) {
 	l := 0.5
 	cfg := experiments.RunConfig{Method: "ccn", Seed: 7, StepSize: 3e-4, Lambda: &l, NoNorm: true, Steps: 1000}
-	args := RunArgs(cfg)
+	args := RunArgs(cfg.MustResolve())
 	joined := strings.Join(args, " ")
 	for _, want := range []string{"--method ccn", "--seed 7", "--step-size 0.0003", "--lambda 0.5",
 		"--no-norm", "--steps 1000", "--features 16", "--features-per-stage 4", "--steps-per-stage 250"} {
@@ -28,12 +28,22 @@ func TestRunArgsAndCommand(t *testing.T) {
 	assert.NotContains(t, joined, "--hidden", "fields that do not apply stay out")
 	assert.NotContains(t, joined, "--truncation")
 
-	task := Task{ID: ID(cfg), Config: cfg.Resolve()}
+	task := Task{ID: ID(cfg.MustResolve()), Config: cfg.MustResolve()}
 	cmd := Command("/opt/my ccn/ccn", "/data/out", task, false)
 	assert.True(t, strings.HasPrefix(cmd, "'/opt/my ccn/ccn' run --env trace-patterning"), cmd)
 	assert.True(t, strings.HasSuffix(cmd, "--no-gate --out /data/out/runs/"+task.ID), cmd)
 	assert.NotContains(t, Command("ccn", "/o", task, true), "--no-gate")
 	assert.Equal(t, `'it'\''s'`, shellQuote("it's"))
+}
+
+// The task arguments are those of commit f4320c2, before the run settings
+// became a table.
+func TestRunArgsUnchanged(t *testing.T) {
+	l := 0.5
+	got := RunArgs(experiments.RunConfig{Method: "columnar", Seed: 2, Steps: 100000, NoNorm: true, Lambda: &l}.MustResolve())
+	assert.Equal(t, "--env trace-patterning --method columnar --steps 100000 --seed 2 --step-size 0.0003 --lambda 0.5 --gamma 0.9 "+
+		"--features 10 --features-per-stage 10 --epsilon 0.001 --norm-decay 0.99999 --no-norm --optimizer rmsprop --window 100000 --log-every 10000",
+		strings.Join(got, " "))
 }
 
 func TestRunnableFollowsTheStages(t *testing.T) {

@@ -20,12 +20,12 @@ import (
 func runBudget(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("budget", stderr)
 	method := fs.String("method", "", "one configuration: tbptt, columnar, constructive or ccn")
-	hidden := fs.Int("hidden", 0, "tbptt: hidden units")
-	truncation := fs.Int("truncation", 0, "tbptt: truncation length k")
-	features := fs.Int("features", 0, "columnar, constructive, ccn: number of features")
-	perStage := fs.Int("features-per-stage", 4, "ccn: features learned per stage u (with --ops: the u to match)")
-	inputs := fs.Int("inputs", 12, "input size |x|")
-	ops := fs.Int("ops", 0, "compute matching: per-step budget in operations")
+	hidden := intFlag(fs, "hidden", 0, "tbptt: hidden units")
+	truncation := intFlag(fs, "truncation", 0, "tbptt: truncation length k")
+	features := intFlag(fs, "features", 0, "columnar, constructive, ccn: number of features")
+	perStage := intFlag(fs, "features-per-stage", 4, "ccn: features learned per stage u (with --ops: the u to match)")
+	inputs := intFlag(fs, "inputs", 12, "input size |x|")
+	ops := intFlag(fs, "ops", 0, "compute matching: per-step budget in operations")
 	truncations := fs.String("truncations", joinInts(compute.PaperTruncations()), "with --ops: comma-separated T-BPTT truncations")
 	nearest := fs.Bool("nearest", false, "with --ops: T-BPTT hidden size whose cost is nearest the budget (may exceed it) instead of the largest within it")
 	if err := parseFlags(fs, args); err != nil {

@@ -25,9 +25,9 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 	results := fs.String("results", "", "results directory of ccn sweep (required)")
 	out := fs.String("out", "figures", "directory for the figures (NAME.png at 300 dpi, NAME.pdf) and captions.txt")
 	scale := fs.String("scale", "", "scale of the results to draw (default: the only one in --results)")
-	streamSteps := fs.Int("stream-steps", report.DefaultStreamSteps, "steps of the trace patterning stream in the stream picture")
-	streamSeed := fs.Uint64("stream-seed", report.DefaultStreamSeed, "seed of the stream picture")
-	predSteps := fs.Int("prediction-steps", report.DefaultPredictionSteps, "final steps shown in the predictions figure (at most 2000 are kept per run)")
+	streamSteps := intFlag(fs, "stream-steps", report.DefaultStreamSteps, "steps of the trace patterning stream in the stream picture")
+	streamSeed := uint64Flag(fs, "stream-seed", report.DefaultStreamSeed, "seed of the stream picture")
+	predSteps := intFlag(fs, "prediction-steps", report.DefaultPredictionSteps, "final steps shown in the predictions figure (at most 2000 are kept per run)")
 	study := fs.String("study", "", "experiment `file` of any study: draw its learning curves, final errors and sensitivity to each swept setting instead of the paper's figures")
 	if err := parseFlags(fs, args); err != nil {
 		return err

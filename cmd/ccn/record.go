@@ -18,8 +18,8 @@ import (
 func runRecord(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("record", stderr)
 	name := fs.String("env", "", "game: "+fmt.Sprint(minatar.Names()))
-	steps := fs.Int("steps", 0, "number of steps to record (required, positive)")
-	seed := fs.Uint64("seed", 1, "random seed")
+	steps := intFlag(fs, "steps", 0, "number of steps to record (required, positive)")
+	seed := uint64Flag(fs, "seed", 1, "random seed")
 	out := fs.String("out", "", "output file (required; written atomically)")
 	if err := parseFlags(fs, args); err != nil {
 		return err

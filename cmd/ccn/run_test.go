@@ -37,9 +37,9 @@ func TestRunBadInput(t *testing.T) {
 		args []string
 		want string // substring of the one-line message
 	}{
-		{"unknown method", []string{"--method", "gru"}, `method "gru" unknown`},
-		{"unknown env", []string{"--env", "atari"}, `env "atari" unknown`},
-		{"unknown optimizer", []string{"--optimizer", "sgd"}, `optimizer "sgd" unknown`},
+		{"unknown method", []string{"--method", "gru"}, `method gru unknown`},
+		{"unknown env", []string{"--env", "atari"}, `env atari unknown`},
+		{"unknown optimizer", []string{"--optimizer", "sgd"}, `optimizer sgd unknown`},
 		{"zero steps", []string{"--steps", "0"}, "--steps must be positive"},
 		{"negative steps", []string{"--steps", "-5"}, "steps -5 must be at least 1"},
 		{"zero step size", []string{"--step-size", "0"}, "--step-size must be positive"},
@@ -48,13 +48,16 @@ func TestRunBadInput(t *testing.T) {
 		{"features per stage above features", []string{"--features", "4", "--features-per-stage", "5"}, "features-per-stage 5 is larger than features 4"},
 		{"zero truncation", []string{"--method", "tbptt", "--truncation", "0"}, "--truncation must be positive"},
 		{"negative truncation", []string{"--method", "tbptt", "--truncation", "-1"}, "truncation -1 must be at least 1"},
-		{"truncation for ccn", []string{"--truncation", "5"}, "truncation applies only to method tbptt"},
+		{"truncation for ccn", []string{"--truncation", "5"}, "truncation does not apply to method ccn"},
 		{"lambda above 1", []string{"--lambda", "1.5"}, "lambda 1.5"},
-		{"unknown flag", []string{"--learning-rate", "1"}, "flag provided but not defined"},
-		{"config unknown key json", []string{"--config", unknownJSON}, `unknown field "stepsize"`},
-		{"config wrong type json", []string{"--config", wrongJSON}, "cannot unmarshal"},
-		{"config unknown key yaml", []string{"--config", unknownYAML}, "field learning-rate not found"},
-		{"config wrong type yaml", []string{"--config", wrongYAML}, "cannot unmarshal"},
+		{"unknown flag", []string{"--learning-rate", "1"}, "flag provided but not defined: --learning-rate (see ccn run -h)"},
+		{"malformed integer", []string{"--steps", "many"}, `invalid value "many" for flag --steps: "many" is not an integer (see ccn run -h)`},
+		{"fractional integer", []string{"--steps", "2.5"}, `"2.5" is not an integer`},
+		{"malformed float", []string{"--gamma", "high"}, `invalid value "high" for flag --gamma`},
+		{"config unknown key json", []string{"--config", unknownJSON}, `unknown setting "stepsize"`},
+		{"config wrong type json", []string{"--config", wrongJSON}, `steps "many" is not an integer`},
+		{"config unknown key yaml", []string{"--config", unknownYAML}, `unknown setting "learning-rate"`},
+		{"config wrong type yaml", []string{"--config", wrongYAML}, "steps at line 1 is not a single value"},
 		{"config zero truncation", []string{"--config", zeroYAML}, "truncation must be positive"},
 		{"config missing", []string{"--config", filepath.Join(base, "none.json")}, "no such file"},
 	}
@@ -65,9 +68,7 @@ func TestRunBadInput(t *testing.T) {
 			assert.Equal(t, 2, code, stderr)
 			assert.Contains(t, stderr, tt.want)
 			assert.NoDirExists(t, out)
-			if tt.name != "unknown flag" { // the flag package adds its usage
-				assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %q", stderr)
-			}
+			assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %q", stderr)
 		})
 	}
 
@@ -162,7 +163,7 @@ func TestRunSkipsCompleteDirUnlessForced(t *testing.T) {
 	// Mark the summary so that a rerun would be visible.
 	b, err := os.ReadFile(summary)
 	require.NoError(t, err)
-	marked := strings.Replace(string(b), `"steps": 3000`, `"steps": 3000, "marker": 1`, 1)
+	marked := strings.Replace(string(b), `"diverged": false`, `"diverged": false, "marker": 1`, 1)
 	require.NoError(t, os.WriteFile(summary, []byte(marked), 0o644))
 
 	code, stdout, stderr := runCLI(quick(out, "--method", "constructive")...)
@@ -226,4 +227,31 @@ func TestRunGatePasses(t *testing.T) {
 	code, _, stderr := runCLI(args...)
 	require.Equal(t, 0, code, stderr)
 	assert.FileExists(t, filepath.Join(out, "summary.json"))
+}
+
+// A directory holding a complete run of another configuration is not
+// "skipped": exit 2 naming the first differing setting, nothing changed.
+func TestRunRefusesADirectoryOfAnotherConfiguration(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "run")
+	code, _, stderr := runCLI(quick(out, "--method", "ccn")...)
+	require.Equal(t, 0, code, stderr)
+	before, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	require.NoError(t, err)
+
+	code, stdout, stderr := runCLI(quick(out, "--method", "columnar")...)
+	assert.Equal(t, 2, code)
+	assert.Empty(t, stdout)
+	assert.Equal(t, "ccn run: "+out+" holds a complete run with method ccn, not columnar; use --force to replace it, or another --out\n", stderr)
+
+	code, _, stderr = runCLI(quick(out, "--method", "ccn", "--seed", "5")...)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "with seed 0, not 5")
+	after, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	require.NoError(t, err)
+	assert.Equal(t, before, after)
+
+	// The same configuration, written differently (1e3 for 1000), is skipped.
+	code, stdout, stderr = runCLI(quick(out, "--method", "ccn", "--log-every", "1e3")...)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "skipped")
 }

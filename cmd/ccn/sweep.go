@@ -46,16 +46,16 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 	}
 	scale := fs.String("scale", "quick", "scale of the study: paper, quick or smoke (any the file defines)")
 	out := fs.String("out", "", "results directory (required); runs go to DIR/runs/ID")
-	jobs := fs.Int("j", runtime.NumCPU(), "runs computed at once by the local pool")
+	jobs := intFlag(fs, "j", runtime.NumCPU(), "runs computed at once by the local pool")
 	emitTasks := fs.String("emit-tasks", "", "write one `ccn run` command per runnable run to this file instead of running")
 	emitSlurm := fs.String("emit-slurm", "", "write a Slurm job-array script over the task file (default task file: this path + .tasks)")
-	throttle := fs.Int("throttle", 100, "Slurm array tasks running at once (--array=1-N%T); 0 for no limit")
+	throttle := intFlag(fs, "throttle", 100, "Slurm array tasks running at once (--array=1-N%T); 0 for no limit")
 	var sbatch stringList
 	fs.Var(&sbatch, "sbatch", "extra #SBATCH option for the script, e.g. --partition=short (repeatable)")
 	bin := fs.String("ccn", "", "path of the ccn binary in emitted tasks (default: this binary)")
 	noGate := fs.Bool("no-gate", false, "skip the gradient check against the reference before runs")
 	retry := fs.Bool("retry-failed", false, "forget earlier failures and try failed runs again")
-	attempts := fs.Int("max-attempts", sweep.DefaultMaxAttempts, "tries of a failing run before it counts as failed")
+	attempts := intFlag(fs, "max-attempts", sweep.DefaultMaxAttempts, "tries of a failing run before it counts as failed")
 	every := fs.Duration("progress-every", sweep.DefaultInterval, "time between progress lines when stderr is not a terminal")
 
 	file, rest := "", args
@@ -144,10 +144,10 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 func poolRun(gated bool) sweep.RunFunc {
 	var mu sync.Mutex
 	checked := map[string]error{}
-	return func(ctx context.Context, cfg experiments.RunConfig, dir string) (experiments.Summary, error) {
+	return func(ctx context.Context, cfg experiments.Resolved, dir string) (experiments.Summary, error) {
 		opts := experiments.Options{}
 		if gated {
-			opts.Gate = func(c experiments.RunConfig) error {
+			opts.Gate = func(c experiments.Resolved) error {
 				key := architectureKey(c)
 				mu.Lock()
 				err, ok := checked[key]
@@ -168,7 +168,8 @@ func poolRun(gated bool) sweep.RunFunc {
 
 // architectureKey identifies what the gradient gate checks: the configuration
 // without the settings that do not change the gradient computation.
-func architectureKey(c experiments.RunConfig) string {
+func architectureKey(r experiments.Resolved) string {
+	c := r.Config()
 	c.Seed, c.Steps, c.StepSize, c.Window, c.LogEvery, c.Optimizer = 0, 0, 0, 0, 0, ""
 	b, _ := json.Marshal(c)
 	return string(b)

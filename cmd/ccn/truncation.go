@@ -19,10 +19,10 @@ func runTruncation(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("truncation", stderr)
 	out := fs.String("out", "", "directory for gradient_bias.csv, cost.csv and the figures (required)")
 	quick := fs.Bool("quick", false, "a smaller study (about 10 s on two cores)")
-	seeds := fs.Int("seeds", 0, "networks and streams per H in the gradient-bias study (0: the default, 10; 3 with --quick)")
-	points := fs.Int("points", 0, "trajectories per seed (0: the default, 40; 20 with --quick)")
-	maxK := fs.Int("max-k", 0, "largest truncation length k (0: 60)")
-	steps := fs.Int("steps", 0, "trajectory length T, above --max-k (0: 120)")
+	seeds := intFlag(fs, "seeds", 0, "networks and streams per H in the gradient-bias study (0: the default, 10; 3 with --quick)")
+	points := intFlag(fs, "points", 0, "trajectories per seed (0: the default, 40; 20 with --quick)")
+	maxK := intFlag(fs, "max-k", 0, "largest truncation length k (0: 60)")
+	steps := intFlag(fs, "steps", 0, "trajectory length T, above --max-k (0: 120)")
 	var hidden sizeList
 	fs.Var(&hidden, "hidden", "LSTM sizes H of the gradient-bias study, comma separated (default 2,4,10)")
 	var features sizeList
@@ -35,7 +35,7 @@ func runTruncation(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&ks, "ks", "T-BPTT truncation lengths timed, comma separated")
 	scale := fs.Float64("scale", 0, "half-width s of the U(-s, s) parameters of the fixed networks (0: 1)")
 	forgetBias := fs.Float64("forget-bias", 0, "added to every forget-gate bias: longer memory, as after learning (default 0)")
-	costMS := fs.Int("cost-ms", 0, "milliseconds per timed run (0: 200; 30 with --quick)")
+	costMS := intFlag(fs, "cost-ms", 0, "milliseconds per timed run (0: 200; 30 with --quick)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -12,10 +12,10 @@ import (
 // (exit 1) if any case disagrees with the reference beyond compare.Tolerance.
 func runVerify(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("verify", stderr)
-	trajectories := fs.Int("trajectories", 2, "random trajectories per case")
-	length := fs.Int("length", 200, "longest trajectory for the column, dense RTRL and T-BPTT cases (≥ 1)")
-	netLength := fs.Int("network-length", 30, "trajectory length for the network cases (≥ 1)")
-	seed := fs.Uint64("seed", 1, "seed of the random parameters and trajectories")
+	trajectories := intFlag(fs, "trajectories", 2, "random trajectories per case")
+	length := intFlag(fs, "length", 200, "longest trajectory for the column, dense RTRL and T-BPTT cases (≥ 1)")
+	netLength := intFlag(fs, "network-length", 30, "trajectory length for the network cases (≥ 1)")
+	seed := uint64Flag(fs, "seed", 1, "seed of the random parameters and trajectories")
 	suite := fs.String("suite", "all", "which cases: cells, networks or all")
 	if err := parseFlags(fs, args); err != nil {
 		return err

@@ -1,0 +1,286 @@
+package experiments
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/ccn-go/ccn/arch"
+	"github.com/ccn-go/ccn/env/catalog"
+)
+
+// Setting is one run setting: a row of the table Settings, from which the
+// flags of `ccn run`, the keys of run files (JSON and YAML), the merging of a
+// file with flags, the arguments of sweep task files, the "config" object of
+// summary.json and the help text are all derived.
+type Setting struct {
+	// Key is the flag name and the file key.
+	Key string
+	// Unit of the value, "" for none.
+	Unit string
+	// Help is the one-line description shown by `ccn run -h`.
+	Help string
+	// For reports whether the setting applies to a method; nil means every
+	// method. A setting that does not apply must be left zero.
+	For func(m arch.Method) bool
+	// Default is the value a zero setting takes, given c with every setting
+	// above this row already resolved (so a default may depend on the
+	// environment, the method, the steps …). nil: zero is the value.
+	// Settings with a Default refuse an explicit 0 in flags and files, where
+	// it would be silently replaced.
+	Default func(c *RunConfig) any
+	// Check returns "" if the resolved value is usable, else what is wrong
+	// with it ("must be at least 1"); nil: every value is.
+	Check func(c *RunConfig) string
+	// Field returns a pointer to the setting's field in c: *int, *uint64,
+	// *float64, **float64 (nil: unset), *string, *arch.Method or *bool.
+	Field func(c *RunConfig) any
+}
+
+// networked is For of the settings of Columnar, Constructive and CCN.
+func networked(m arch.Method) bool { return m.Networked() }
+
+// only returns a For that accepts the given methods.
+func only(ms ...arch.Method) func(arch.Method) bool {
+	return func(m arch.Method) bool { return slices.Contains(ms, m) }
+}
+
+// perMethod returns a Default that looks the method up in d.
+func perMethod[T any](d map[arch.Method]T) func(c *RunConfig) any {
+	return func(c *RunConfig) any { return d[c.Method] }
+}
+
+func constant(v any) func(*RunConfig) any { return func(*RunConfig) any { return v } }
+
+func atLeast1(v func(c *RunConfig) int) func(c *RunConfig) string {
+	return func(c *RunConfig) string {
+		if v(c) < 1 {
+			return "must be at least 1"
+		}
+		return ""
+	}
+}
+
+func positive(v func(c *RunConfig) float64) func(c *RunConfig) string {
+	return func(c *RunConfig) string {
+		if x := v(c); !(x > 0) || math.IsInf(x, 0) {
+			return "must be a positive number"
+		}
+		return ""
+	}
+}
+
+func openUnit(v func(c *RunConfig) float64) func(c *RunConfig) string {
+	return func(c *RunConfig) string {
+		if x := v(c); !(x > 0 && x < 1) {
+			return "must lie in (0, 1)"
+		}
+		return ""
+	}
+}
+
+// scaledSteps returns a Default of the paper's value at PaperSteps scaled by
+// Steps/PaperSteps (at least 1), so that a shorter run goes through the same
+// stages.
+func scaledSteps(paper map[arch.Method]int) func(c *RunConfig) any {
+	return func(c *RunConfig) any {
+		return max(1, int(math.Round(float64(paper[c.Method])*float64(c.Steps)/PaperSteps)))
+	}
+}
+
+// Settings is the table of run settings, in the order of summary.json.
+// Adding a setting is adding a row here and a field to RunConfig (see
+// docs/extending.md).
+var Settings = []Setting{
+	{Key: "env", Help: "environment (ccn envs lists them; runs use " + EnvTracePatterning + ")",
+		Default: constant(EnvTracePatterning),
+		Check: func(c *RunConfig) string {
+			if c.Env != EnvTracePatterning {
+				return "unknown (want " + EnvTracePatterning + ")"
+			}
+			return ""
+		},
+		Field: func(c *RunConfig) any { return &c.Env }},
+	{Key: "method", Help: "learner: " + methodList(),
+		Default: constant(arch.MethodCCN),
+		Check: func(c *RunConfig) string {
+			if !c.Method.Known() {
+				return "unknown (want " + methodList() + ")"
+			}
+			return ""
+		},
+		Field: func(c *RunConfig) any { return &c.Method }},
+	{Key: "steps", Unit: "steps", Help: "steps to learn",
+		Default: constant(PaperSteps),
+		Check:   atLeast1(func(c *RunConfig) int { return c.Steps }),
+		Field:   func(c *RunConfig) any { return &c.Steps }},
+	{Key: "seed", Help: "seed of the environment and the initialization",
+		Field: func(c *RunConfig) any { return &c.Seed }},
+	{Key: "step-size", Help: "step size α",
+		Default: func(c *RunConfig) any { return DefaultStepSize(c.Method) },
+		Check:   positive(func(c *RunConfig) float64 { return c.StepSize }),
+		Field:   func(c *RunConfig) any { return &c.StepSize }},
+	{Key: "lambda", Help: "trace decay λ in [0, 1]",
+		Default: constant(0.99),
+		Check: func(c *RunConfig) string {
+			if c.Lambda == nil || !(*c.Lambda >= 0 && *c.Lambda <= 1) {
+				return "must lie in [0, 1]"
+			}
+			return ""
+		},
+		Field: func(c *RunConfig) any { return &c.Lambda }},
+	{Key: "gamma", Help: "discount γ in (0, 1), by default the environment's (ccn envs)",
+		Default: func(c *RunConfig) any {
+			info, err := catalog.Lookup(c.Env)
+			if err != nil {
+				return math.NaN() // the env row reports the problem first
+			}
+			return info.Gamma
+		},
+		Check: openUnit(func(c *RunConfig) float64 { return c.Gamma }),
+		Field: func(c *RunConfig) any { return &c.Gamma }},
+	{Key: "features", Unit: "columns", Help: "total number of features", For: networked,
+		// Columnar: the paper's text and Figure 1 use 10, its Table 3 lists 5.
+		Default: perMethod(map[arch.Method]int{arch.MethodCCN: 16, arch.MethodColumnar: 10, arch.MethodConstructive: 5}),
+		Check:   atLeast1(func(c *RunConfig) int { return c.Features }),
+		Field:   func(c *RunConfig) any { return &c.Features }},
+	{Key: "features-per-stage", Unit: "columns", Help: "columns a stage adds (columnar: all of them, one stage)", For: networked,
+		Default: func(c *RunConfig) any {
+			return map[arch.Method]int{arch.MethodCCN: 4, arch.MethodColumnar: c.Features, arch.MethodConstructive: 1}[c.Method]
+		},
+		Check: func(c *RunConfig) string {
+			switch {
+			case c.FeaturesPerStage < 1:
+				return "must be at least 1"
+			case c.FeaturesPerStage > c.Features:
+				return fmt.Sprintf("is larger than features %d", c.Features)
+			case c.Method == arch.MethodColumnar && c.FeaturesPerStage != c.Features:
+				return fmt.Sprintf("must equal features %d for columnar (one stage)", c.Features)
+			case c.Method == arch.MethodConstructive && c.FeaturesPerStage != 1:
+				return "must be 1 for constructive (use ccn)"
+			}
+			return ""
+		},
+		Field: func(c *RunConfig) any { return &c.FeaturesPerStage }},
+	{Key: "steps-per-stage", Unit: "steps", Help: "steps between stage additions (the paper's, scaled by steps/10M)",
+		For:     only(arch.MethodCCN, arch.MethodConstructive),
+		Default: scaledSteps(map[arch.Method]int{arch.MethodCCN: 2_500_000, arch.MethodConstructive: 1_000_000}),
+		Check:   atLeast1(func(c *RunConfig) int { return c.StepsPerStage }),
+		Field:   func(c *RunConfig) any { return &c.StepsPerStage }},
+	{Key: "hidden", Unit: "units", Help: "LSTM units", For: only(arch.MethodTBPTT, arch.MethodRTRL),
+		Default: constant(4),
+		Check:   atLeast1(func(c *RunConfig) int { return c.Hidden }),
+		Field:   func(c *RunConfig) any { return &c.Hidden }},
+	{Key: "no-out-bias", Help: "predict y = w_out·h without the output bias b_out (the authors' baseline)",
+		For:   only(arch.MethodTBPTT, arch.MethodRTRL),
+		Field: func(c *RunConfig) any { return &c.NoOutBias }},
+	{Key: "truncation", Unit: "steps", Help: "T-BPTT truncation k", For: only(arch.MethodTBPTT),
+		Default: constant(15),
+		Check:   atLeast1(func(c *RunConfig) int { return c.Truncation }),
+		Field:   func(c *RunConfig) any { return &c.Truncation }},
+	{Key: "epsilon", Help: "floor ε on a feature's σ in the normalization", For: networked,
+		Default: constant(arch.DefaultNormEpsilon),
+		Check:   positive(func(c *RunConfig) float64 { return c.Epsilon }),
+		Field:   func(c *RunConfig) any { return &c.Epsilon }},
+	{Key: "norm-decay", Help: "decay β of the normalization statistics", For: networked,
+		Default: constant(arch.DefaultNormDecay),
+		Check:   openUnit(func(c *RunConfig) float64 { return c.NormDecay }),
+		Field:   func(c *RunConfig) any { return &c.NormDecay }},
+	{Key: "no-norm", Help: "turn the online feature normalization off (the ablation)", For: networked,
+		Field: func(c *RunConfig) any { return &c.NoNorm }},
+	{Key: "optimizer", Help: "adam or rmsprop",
+		Default: constant(DefaultOptimizer),
+		Check: func(c *RunConfig) string {
+			if c.Optimizer != OptimizerAdam && c.Optimizer != OptimizerRMSProp {
+				return "unknown (want adam or rmsprop)"
+			}
+			return ""
+		},
+		Field: func(c *RunConfig) any { return &c.Optimizer }},
+	{Key: "window", Unit: "steps", Help: "steps the error curve averages over",
+		Default: constant(100_000),
+		Check:   atLeast1(func(c *RunConfig) int { return c.Window }),
+		Field:   func(c *RunConfig) any { return &c.Window }},
+	{Key: "log-every", Unit: "steps", Help: "steps between curve points",
+		Default: constant(10_000),
+		Check:   atLeast1(func(c *RunConfig) int { return c.LogEvery }),
+		Field:   func(c *RunConfig) any { return &c.LogEvery }},
+}
+
+func methodList() string {
+	var s []string
+	for _, m := range arch.Methods() {
+		s = append(s, string(m))
+	}
+	return strings.Join(s, ", ")
+}
+
+// Lookup returns the setting with the given key.
+func Lookup(key string) (Setting, bool) {
+	for _, s := range Settings {
+		if s.Key == key {
+			return s, true
+		}
+	}
+	return Setting{}, false
+}
+
+// Keys returns the keys of Settings in table order.
+func Keys() []string {
+	keys := make([]string, len(Settings))
+	for i, s := range Settings {
+		keys[i] = s.Key
+	}
+	return keys
+}
+
+// Applies reports whether s applies to method m.
+func (s Setting) Applies(m arch.Method) bool { return s.For == nil || s.For(m) }
+
+// ZeroMeansDefault reports whether a zero value of s is replaced by a
+// default, so that an explicit 0 in a flag or a file is refused.
+func (s Setting) ZeroMeansDefault() bool {
+	if s.Default == nil {
+		return false
+	}
+	switch s.Field(&RunConfig{}).(type) {
+	case *int, *float64:
+		return true
+	}
+	return false
+}
+
+// DefaultText describes the default of s for the help text: one value, or
+// the value of each method it applies to ("" without a default). A default
+// that depends on more than the method (steps, environment) is described by
+// its value for the defaults of those.
+func (s Setting) DefaultText() string {
+	if s.Default == nil {
+		return ""
+	}
+	if p, ok := s.Field(&RunConfig{}).(*arch.Method); ok {
+		return string(*p) + string(s.Default(&RunConfig{}).(arch.Method))
+	}
+	var parts []string
+	seen := map[string]bool{}
+	for _, m := range arch.Methods() {
+		if !s.Applies(m) {
+			continue
+		}
+		r, err := RunConfig{Method: m}.Resolve()
+		if err != nil {
+			panic("experiments: the defaults of " + string(m) + " are invalid: " + err.Error())
+		}
+		c := r.Config()
+		v := s.Format(&c)
+		parts = append(parts, string(m)+" "+v)
+		seen[v] = true
+	}
+	if len(seen) == 1 {
+		for v := range seen {
+			return v
+		}
+	}
+	return strings.Join(parts, ", ")
+}
