@@ -100,7 +100,8 @@ func newPlot(title, xLabel, yLabel string) *plot.Plot {
 	return p
 }
 
-// stepTicks labels a step axis compactly, 2.5M or 500k, at evenly spaced
+// stepTicks labels a step axis compactly, 2.5M or 500k (plain below 10,000),
+// at evenly spaced
 // round values: the spacing is 1, 2, 2.5 or 5 times a power of ten, chosen
 // for about five labels, with an unlabelled tick half-way between labels, and
 // as many decimals as the spacing needs (0, 0.5M, 1M, 1.5M, 2M).
@@ -123,7 +124,7 @@ func (stepTicks) Ticks(lo, hi float64) []plot.Tick {
 	switch a := max(math.Abs(lo), math.Abs(hi)); {
 	case a >= 1e6:
 		div, suffix = 1e6, "M"
-	case a >= 1e3:
+	case a >= 1e4:
 		div, suffix = 1e3, "k"
 	}
 	decimals := max(0, int(math.Ceil(-math.Log10(spacing/div)-1e-9)))

@@ -61,13 +61,19 @@ func Predictions(r *Results, steps int) (Figure, error) {
 	}
 	from := max(0, len(t)-steps)
 	series := map[string][]float64{"CCN": ccnPred[from:], "T-BPTT": tbpttPred[from:]}
-	p, err := plots.Predictions(fmt.Sprintf("Predictions at the end of learning (seed %d)", ccnRun.Summary.Seed), t[from:], series, ret[from:])
+	// Steps counted back from the end of learning read at a glance where
+	// absolute steps would need labels like 9.9992M.
+	end := t[len(t)-1] + 1
+	back := make([]float64, len(t)-from)
+	for i := range back {
+		back[i] = t[from+i] - end
+	}
+	p, err := plots.Predictions(fmt.Sprintf("Predictions at the end of learning (seed %d)\n%s", ccnRun.Summary.Seed, subtitle(ccn)), back, series, ret[from:])
 	if err != nil {
 		return Figure{}, err
 	}
-	// Top left: the returns peak at the right of each trial, the legend
-	// would hide them there.
-	p.Legend.Left = true
+	p.X.Label.Text = fmt.Sprintf("steps before the end of learning (step %s)", thousands(int(end)))
+	p.X.Max = 0
 	return Figure{Name: fig, Drawer: p, Caption: fmt.Sprintf(
 		"Figure 10 (trace patterning): predictions of CCN (%s) and T-BPTT (%s) against the true return over the last %d steps of learning, final seed %d of the main comparison. %s",
 		ccn.Candidate, methodLabel(tbptt.Config)+", "+tbptt.Candidate, len(t)-from, ccnRun.Summary.Seed, runText(ccn))}, nil
