@@ -82,10 +82,73 @@ func (g *Grid) Draw(c draw.Canvas) {
 		PadLeft: vg.Points(4), PadRight: vg.Points(8), PadTop: vg.Points(4), PadBottom: vg.Points(4),
 	}
 	canvases := plot.Align(ps, tiles, c)
+	alignRows(ps, canvases)
 	for r := range g.Rows {
 		for col := range g.Cols {
 			if p := ps[r][col]; p != nil {
 				drawPlot(p, canvases[r][col])
+			}
+		}
+	}
+}
+
+// alignRows makes the data areas of each row of panels start and end at the
+// same heights, as plot.Align is meant to but does not always do: gonum/plot
+// pads a data area for its glyphs in proportion to its height, so panels with
+// different axes can end up points apart. Each canvas is cropped by the amount
+// that moves its data edge onto the row's common one, found from the measured
+// rate at which cropping moves that edge (a secant step, repeated).
+func alignRows(ps [][]*plot.Plot, cs [][]draw.Canvas) {
+	edge := func(p *plot.Plot, c draw.Canvas, top bool) vg.Length {
+		dc := p.DataCanvas(c)
+		if top {
+			return dc.Max.Y
+		}
+		return dc.Min.Y
+	}
+	for r := range ps {
+		for _, top := range []bool{true, false} {
+			for range 4 {
+				target := vg.Length(math.Inf(1))
+				if !top {
+					target = vg.Length(math.Inf(-1))
+				}
+				for col, p := range ps[r] {
+					if p != nil {
+						e := edge(p, cs[r][col], top)
+						if top {
+							target = min(target, e)
+						} else {
+							target = max(target, e)
+						}
+					}
+				}
+				for col, p := range ps[r] {
+					if p == nil {
+						continue
+					}
+					c := cs[r][col]
+					e := edge(p, c, top)
+					if math.Abs(float64(e-target)) < 0.01 {
+						continue
+					}
+					probe := c
+					if top {
+						probe.Max.Y--
+					} else {
+						probe.Min.Y++
+					}
+					rate := math.Abs(float64(edge(p, probe, top) - e)) // per point of crop
+					if rate < 0.1 {
+						rate = 1
+					}
+					crop := vg.Length(math.Abs(float64(e-target)) / rate)
+					if top {
+						cs[r][col].Max.Y -= crop
+					} else {
+						cs[r][col].Min.Y += crop
+					}
+				}
 			}
 		}
 	}
