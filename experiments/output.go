@@ -70,8 +70,11 @@ func streamFile(e env.Env) *StreamFile {
 		Records: f.Records(), Episodes: f.Episodes()}
 }
 
-// buildInfo returns the module version and VCS revision of the binary.
-func buildInfo() (version, revision string) {
+// BuildInfo returns the module version and the VCS revision of the running
+// binary, as summary.json records them: "(devel)" for a source build, and
+// "unknown" without VCS stamping; a revision with uncommitted changes ends
+// in "+dirty".
+func BuildInfo() (version, revision string) {
 	version, revision = "unknown", "unknown"
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
@@ -94,7 +97,7 @@ func buildInfo() (version, revision string) {
 }
 
 func newSummary(c RunConfig) Summary {
-	v, r := buildInfo()
+	v, r := BuildInfo()
 	return Summary{Config: c, Seed: c.Seed, Version: v, Revision: r, GoVersion: runtime.Version()}
 }
 

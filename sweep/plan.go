@@ -89,7 +89,7 @@ func (p *Plan) FinalTasks(g, c int) []Task {
 func (s Study) Plan(scale string) (Plan, error) {
 	sc, ok := s.Scales[scale]
 	if !ok {
-		return Plan{}, fmt.Errorf("%w: study %s has no scale %q (have %s)", ErrInvalid, s.Name, scale, strings.Join(s.ScaleNames(), ", "))
+		return Plan{}, invalid("study %s has no scale %q (have %s)", s.Name, scale, strings.Join(s.ScaleNames(), ", "))
 	}
 	p := Plan{Study: s.Name, Scale: scale, Description: s.Description,
 		SweepSeeds: slices.Clone(sc.SweepSeeds), FinalSeeds: slices.Clone(sc.FinalSeeds)}
@@ -117,7 +117,7 @@ func (s Study) Plan(scale string) (Plan, error) {
 				name += "/" + suffix
 			}
 			if names[name] {
-				return p, fmt.Errorf("%w: group %s appears twice", ErrInvalid, name)
+				return p, invalid("group %s appears twice", name)
 			}
 			names[name] = true
 			g, err := s.group(name, gs, over, sc)
@@ -125,7 +125,7 @@ func (s Study) Plan(scale string) (Plan, error) {
 				return p, err
 			}
 			if len(g.Candidates) > 1 && len(p.SweepSeeds) == 0 {
-				return p, fmt.Errorf("%w: scale %s: group %s tunes %s but there are no sweep-seeds", ErrInvalid, scale, name, strings.Join(g.Tuned, ", "))
+				return p, invalid("scale %s: group %s tunes %s but there are no sweep-seeds", scale, name, strings.Join(g.Tuned, ", "))
 			}
 			p.Groups = append(p.Groups, g)
 		}
@@ -165,7 +165,7 @@ func (s Study) group(name string, gs GroupSpec, over map[string]any, sc Scale) (
 			return g, fmt.Errorf("group %s, candidate %s: %w", name, label, err)
 		}
 		if id := ID(cfg); seen[id] {
-			return g, fmt.Errorf("%w: group %s: candidate %s repeats another candidate's configuration", ErrInvalid, name, label)
+			return g, invalid("group %s: candidate %s repeats another candidate's configuration", name, label)
 		} else {
 			seen[id] = true
 		}
@@ -195,14 +195,14 @@ func toConfig(m map[string]any, steps int) (experiments.Resolved, error) {
 			f, ok = float64(i), true
 		}
 		if !ok {
-			return experiments.Resolved{}, fmt.Errorf("%w: steps-per-stage %v is not a number", ErrInvalid, v)
+			return experiments.Resolved{}, invalid("steps-per-stage %v is not a number", v)
 		}
 		m["steps-per-stage"] = max(1, int(math.Round(f*float64(steps)/experiments.PaperSteps)))
 	}
 	m["steps"] = steps
 	b, err := json.Marshal(m)
 	if err != nil {
-		return experiments.Resolved{}, fmt.Errorf("%w: %v", ErrInvalid, err)
+		return experiments.Resolved{}, invalid("%v", err)
 	}
 	var cfg experiments.RunConfig
 	var r experiments.Resolved
@@ -210,10 +210,10 @@ func toConfig(m map[string]any, steps int) (experiments.Resolved, error) {
 		r, err = cfg.Resolve()
 	}
 	if ce := (*experiments.ConfigError)(nil); errors.As(err, &ce) {
-		return r, fmt.Errorf("%w: %s", ErrInvalid, ce.Problem)
+		return r, invalid("%s", ce.Problem)
 	}
 	if err != nil {
-		return r, fmt.Errorf("%w: %v", ErrInvalid, err)
+		return r, invalid("%v", err)
 	}
 	return r, nil
 }

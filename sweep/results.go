@@ -15,6 +15,15 @@ import (
 	"github.com/ccn-go/ccn/experiments"
 )
 
+// NotResultsError is returned by Collect for a directory that is not a
+// results directory of a sweep (the caller's input, not an I/O failure).
+type NotResultsError struct {
+	Dir     string
+	Problem string // one line naming the directory
+}
+
+func (e *NotResultsError) Error() string { return "sweep: " + e.Problem }
+
 // Layout of a results directory DIR:
 //
 //	DIR/plans/STUDY-SCALE.json   the expanded plans (Plan)
@@ -145,9 +154,9 @@ func LoadPlans(out string) ([]Plan, error) {
 	}
 	if len(paths) == 0 {
 		if _, err := os.Stat(out); errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("sweep: results directory %s does not exist", out)
+			return nil, &NotResultsError{Dir: out, Problem: "results directory " + out + " does not exist"}
 		}
-		return nil, fmt.Errorf("sweep: %s holds no plans (%s/*.json): not a results directory of ccn sweep", out, PlansDir)
+		return nil, &NotResultsError{Dir: out, Problem: fmt.Sprintf("%s holds no plans (%s/*.json): not a results directory of ccn sweep", out, PlansDir)}
 	}
 	sort.Strings(paths)
 	var plans []Plan

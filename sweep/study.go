@@ -20,6 +20,27 @@ import (
 // scale it does not define: the user's input, not a failure of a run.
 var ErrInvalid = errors.New("sweep: invalid study")
 
+// StudyError is a bad experiment file or study: every such error of this
+// package is one, and matches ErrInvalid. Test for it with errors.As.
+type StudyError struct {
+	Path    string // the experiment file, when known
+	Problem string // what is wrong, in one line
+}
+
+func (e *StudyError) Error() string {
+	if e.Path != "" {
+		return "sweep: invalid study " + e.Path + ": " + e.Problem
+	}
+	return "sweep: invalid study: " + e.Problem
+}
+
+// Unwrap makes a StudyError match ErrInvalid.
+func (e *StudyError) Unwrap() error { return ErrInvalid }
+
+func invalid(format string, args ...any) error {
+	return &StudyError{Problem: fmt.Sprintf(format, args...)}
+}
+
 // Study is an experiment file: the groups of runs of one paper study and the
 // scales at which it can be run. Config maps use the keys of `ccn run` (the
 // JSON/YAML keys of experiments.RunConfig); a key left out takes the method's
@@ -134,13 +155,13 @@ func ParseSeeds(text string) (Seeds, error) {
 func Load(path string) (Study, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return Study{}, fmt.Errorf("%w: %v", ErrInvalid, err)
+		return Study{}, invalid("%v", err)
 	}
 	s, err := Parse(b)
-	if err != nil {
-		return s, fmt.Errorf("%s: %w", path, err)
+	if se := (*StudyError)(nil); errors.As(err, &se) {
+		se.Path = path
 	}
-	return s, nil
+	return s, err
 }
 
 var namePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
@@ -153,12 +174,12 @@ func Parse(data []byte) (Study, error) {
 	dec.KnownFields(true)
 	if err := dec.Decode(&s); err != nil {
 		if errors.Is(err, io.EOF) {
-			return s, fmt.Errorf("%w: empty file", ErrInvalid)
+			return s, invalid("empty file")
 		}
-		return s, fmt.Errorf("%w: %s", ErrInvalid, strings.ReplaceAll(err.Error(), "\n", "; "))
+		return s, invalid("%s", strings.ReplaceAll(err.Error(), "\n", "; "))
 	}
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
+		return invalid("%s", fmt.Sprintf(format, args...))
 	}
 	if !namePattern.MatchString(s.Name) {
 		return s, bad("name %q must be lower-case letters, digits and '-'", s.Name)
@@ -236,11 +257,11 @@ func checkKeys(where string, m map[string]any) error {
 	for k, v := range m {
 		switch {
 		case k == "seed" || k == "steps":
-			return fmt.Errorf("%w: %s: %s is set by the scale, not in the study", ErrInvalid, where, k)
+			return invalid("%s: %s is set by the scale, not in the study", where, k)
 		case !slices.Contains(known, k):
-			return fmt.Errorf("%w: %s: unknown key %q (want one of %s)", ErrInvalid, where, k, strings.Join(known, ", "))
+			return invalid("%s: unknown key %q (want one of %s)", where, k, strings.Join(known, ", "))
 		case zeroMeansDefault(k) && fmt.Sprint(v) == "0":
-			return fmt.Errorf("%w: %s: %s must be positive, got 0", ErrInvalid, where, k)
+			return invalid("%s: %s must be positive, got 0", where, k)
 		}
 	}
 	return nil
@@ -250,7 +271,7 @@ func checkGrid(where string, g map[string][]any) error {
 	flat := map[string]any{}
 	for k, vs := range g {
 		if len(vs) == 0 {
-			return fmt.Errorf("%w: %s: %s has no values", ErrInvalid, where, k)
+			return invalid("%s: %s has no values", where, k)
 		}
 		for _, v := range vs {
 			flat[k] = v

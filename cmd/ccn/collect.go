@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -15,8 +16,8 @@ import (
 func runCollect(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("collect", stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ccn collect DIR [--to OUTDIR]")
-		fs.PrintDefaults()
+		fmt.Fprintln(fs.Output(), "usage: ccn collect DIR [--to OUTDIR]")
+		printFlags(fs)
 	}
 	to := fs.String("to", "", "directory for curves.csv, candidates.csv, selection.csv (default DIR)")
 	dir, rest := "", args
@@ -33,8 +34,11 @@ func runCollect(args []string, stdout, stderr io.Writer) error {
 		*to = dir
 	}
 	res, err := sweep.Collect(dir)
+	if nr := (*sweep.NotResultsError)(nil); errors.As(err, &nr) {
+		return badInput("%s", nr.Problem)
+	}
 	if err != nil {
-		return usageError{err}
+		return exitError{exitRunFailed, err.Error()}
 	}
 	paths, err := res.WriteFiles(*to)
 	if err != nil {

@@ -25,8 +25,13 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 // default; arg names the kind of value (int, float, string …), or the word
 // back-quoted in the help text.
 func printUsage(fs *flag.FlagSet) {
+	fmt.Fprintf(fs.Output(), "usage: %s [flags]\n", fs.Name())
+	printFlags(fs)
+}
+
+// printFlags prints the flags of fs as printUsage does.
+func printFlags(fs *flag.FlagSet) {
 	w := fs.Output()
-	fmt.Fprintf(w, "usage: %s [flags]\n", fs.Name())
 	fs.VisitAll(func(f *flag.Flag) {
 		arg, usage := argName(f)
 		line := "  --" + f.Name
@@ -71,6 +76,18 @@ func argName(f *flag.Flag) (string, string) {
 // a usage error (exit 2) of one line naming the flag with a hint to -h; -h
 // prints the usage and returns an exitError with status 0 and no message.
 func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := parseFlagsAndArgs(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return badInput("unexpected argument %q (see %s -h)", fs.Arg(0), fs.Name())
+	}
+	return nil
+}
+
+// parseFlagsAndArgs is parseFlags for commands that take arguments besides
+// flags: it leaves them in fs.Args().
+func parseFlagsAndArgs(fs *flag.FlagSet, args []string) error {
 	out := fs.Output()
 	fs.SetOutput(io.Discard) // the flag package would print the usage after every error
 	err := fs.Parse(args)
@@ -81,9 +98,6 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 			return exitError{code: 0}
 		}
 		return badInput("%s (see %s -h)", flagProblem(err), fs.Name())
-	}
-	if fs.NArg() > 0 {
-		return badInput("unexpected argument %q (see %s -h)", fs.Arg(0), fs.Name())
 	}
 	return nil
 }

@@ -41,6 +41,7 @@ func commands() map[string]command {
 		"truncation": {"T-BPTT truncation study: gradient bias against k and cost per step against size", runTruncation},
 		"sweep":      {"hyperparameter sweep of an experiment file: local pool, GNU parallel tasks or a Slurm array", runSweep},
 		"collect":    {"merge a sweep's runs into tidy CSV and the selection table (mean ± s.e.)", runCollect},
+		"version":    {"print the module version, VCS revision and Go version (also ccn --version)", runVersion},
 		"plot":       {"draw the paper's figures from a results directory (PNG 300 dpi + PDF, captions)", runPlot},
 	}
 }
@@ -70,6 +71,9 @@ func main() {
 
 func run(args []string, stdout, stderr io.Writer) int {
 	cmds := commands()
+	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version") {
+		args = []string{"version"}
+	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		printHelp(stdout, cmds)
 		if len(args) == 0 {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -41,18 +40,18 @@ func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 func runSweep(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("sweep", stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ccn sweep FILE --scale S --out DIR [-j N | --emit-tasks F | --emit-slurm F]")
-		fs.PrintDefaults()
+		fmt.Fprintln(fs.Output(), "usage: ccn sweep FILE --scale S --out DIR [-j N | --emit-tasks FILE | --emit-slurm FILE]")
+		printFlags(fs)
 	}
-	scale := fs.String("scale", "quick", "scale of the study: paper, quick or smoke (any the file defines)")
-	out := fs.String("out", "", "results directory (required); runs go to DIR/runs/ID")
+	scale := fs.String("scale", "quick", "`scale` of the study: paper, quick or smoke (any the file defines)")
+	out := fs.String("out", "", "results `dir`ectory (required; its parent must exist); runs go to DIR/runs/ID")
 	jobs := intFlag(fs, "j", runtime.NumCPU(), "runs computed at once by the local pool")
-	emitTasks := fs.String("emit-tasks", "", "write one `ccn run` command per runnable run to this file instead of running")
-	emitSlurm := fs.String("emit-slurm", "", "write a Slurm job-array script over the task file (default task file: this path + .tasks)")
+	emitTasks := fs.String("emit-tasks", "", "write one ccn run command per runnable run to this `file` instead of running")
+	emitSlurm := fs.String("emit-slurm", "", "write a Slurm job-array script to this `file`, over the task file (default task file: this path + .tasks)")
 	throttle := intFlag(fs, "throttle", 100, "Slurm array tasks running at once (--array=1-N%T); 0 for no limit")
 	var sbatch stringList
-	fs.Var(&sbatch, "sbatch", "extra #SBATCH option for the script, e.g. --partition=short (repeatable)")
-	bin := fs.String("ccn", "", "path of the ccn binary in emitted tasks (default: this binary)")
+	fs.Var(&sbatch, "sbatch", "extra #SBATCH `option` for the script, e.g. --partition=short (repeatable)")
+	bin := fs.String("ccn", "", "`path` of the ccn binary in emitted tasks (default: this binary)")
 	noGate := fs.Bool("no-gate", false, "skip the gradient check against the reference before runs")
 	retry := fs.Bool("retry-failed", false, "forget earlier failures and try failed runs again")
 	attempts := intFlag(fs, "max-attempts", sweep.DefaultMaxAttempts, "tries of a failing run before it counts as failed")
@@ -62,16 +61,13 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		file, rest = args[0], args[1:]
 	}
-	if err := fs.Parse(rest); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitError{code: 0}
-		}
-		return usageError{err}
+	if err := parseFlagsAndArgs(fs, rest); err != nil {
+		return err
 	}
 	if file == "" && fs.NArg() > 0 {
 		file, rest = fs.Arg(0), fs.Args()[1:]
-		if err := fs.Parse(rest); err != nil {
-			return usageError{err}
+		if err := parseFlagsAndArgs(fs, rest); err != nil {
+			return err
 		}
 	}
 	switch {
@@ -90,13 +86,17 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 	}
 	study, err := sweep.Load(file)
 	if err != nil {
-		return usageError{err}
+		return studyError(err)
 	}
 	plan, err := study.Plan(*scale)
 	if err != nil {
-		return usageError{err}
+		return studyError(err)
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
+	// Like ccn run: the results directory may be new, its parent may not.
+	if err := experiments.CheckDir(*out); err != nil {
+		return configError(err, "")
+	}
+	if err := os.Mkdir(*out, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
 		return badInput("--out: %v", err)
 	}
 	if *emitTasks != "" || *emitSlurm != "" {
@@ -164,6 +164,19 @@ func poolRun(gated bool) sweep.RunFunc {
 		}
 		return experiments.Run(ctx, cfg, dir, opts)
 	}
+}
+
+// studyError turns a sweep.StudyError into bad input naming the layer once
+// ("invalid study FILE: problem"); other errors are bad input unchanged.
+func studyError(err error) error {
+	var se *sweep.StudyError
+	if errors.As(err, &se) {
+		if se.Path != "" {
+			return badInput("invalid study %s: %s", se.Path, se.Problem)
+		}
+		return badInput("invalid study: %s", se.Problem)
+	}
+	return usageError{err}
 }
 
 // architectureKey identifies what the gradient gate checks: the configuration

@@ -171,13 +171,36 @@ func TestSweepBadInput(t *testing.T) {
 		{"extra argument", []string{"sweep", tinyStudy, "more", "--out", dir}, "unexpected argument"},
 		{"collect without dir", []string{"collect"}, "results directory"},
 		{"collect of a non-results dir", []string{"collect", dir}, "holds no plans"},
+		{"missing parent of out", []string{"sweep", tinyStudy, "--scale", "test", "--out", filepath.Join(dir, "none", "x")}, "parent " + filepath.Join(dir, "none") + " is not an existing directory"},
+		{"unknown flag", []string{"sweep", tinyStudy, "--jobs", "2", "--out", dir}, "flag provided but not defined: --jobs (see ccn sweep -h)"},
+		{"malformed number", []string{"sweep", tinyStudy, "--out", dir, "-j", "two"}, `invalid value "two" for flag --j`},
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer
 		code := run(tt.args, &stdout, &stderr)
 		assert.Equal(t, 2, code, tt.name)
 		assert.Contains(t, stderr.String(), tt.want, tt.name)
+		assert.Equal(t, 1, strings.Count(stderr.String(), "\n"), "%s: one line: %q", tt.name, stderr.String())
+		// Each layer is named once: "ccn sweep: invalid study ...", never "ccn sweep: ...: sweep: invalid study".
+		assert.NotContains(t, stderr.String(), ": sweep: ", tt.name)
+		assert.NotContains(t, stderr.String(), ": experiments: ", tt.name)
 	}
+	assert.NoDirExists(t, filepath.Join(dir, "none"), "nothing is created under a missing parent")
+	var stdout, stderr bytes.Buffer
+	run([]string{"sweep", bad, "--scale", "s", "--out", dir}, &stdout, &stderr)
+	assert.True(t, strings.HasPrefix(stderr.String(), "ccn sweep: invalid study "+bad+": "), stderr.String())
+}
+
+// ccn sweep -h names each flag's argument (no help text turned into one).
+func TestSweepHelp(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, 0, run([]string{"sweep", "-h"}, &stdout, &stderr))
+	h := stderr.String()
+	for _, want := range []string{"usage: ccn sweep FILE", "--emit-tasks file\n", "--emit-slurm file\n", "--ccn path\n",
+		"--out dir\n", "--scale scale\n", "--sbatch option\n", "-j int\n", "--no-gate\n"} {
+		assert.Contains(t, h, want)
+	}
+	assert.Equal(t, 1, strings.Count(h, "usage:"))
 }
 
 // TestSweepKillAndResume kills a sweep with SIGKILL and with SIGINT at

@@ -1,0 +1,21 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+
+	"github.com/ccn-go/ccn/experiments"
+)
+
+// runVersion prints the module version, the VCS revision and the Go version
+// of this binary: the values every summary.json records.
+func runVersion(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("version", stderr)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	v, r := experiments.BuildInfo()
+	fmt.Fprintf(stdout, "ccn %s, revision %s, %s\n", v, r, runtime.Version())
+	return nil
+}

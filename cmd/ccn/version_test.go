@@ -1,0 +1,22 @@
+package main
+
+import (
+	"bytes"
+	"runtime"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestVersion(t *testing.T) {
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		var stdout, stderr bytes.Buffer
+		assert.Equal(t, 0, run(args, &stdout, &stderr), "%v", args)
+		assert.Empty(t, stderr.String())
+		// A test binary is a source build: version (devel); the revision
+		// is stamped only into binaries built by go build in a checkout.
+		assert.Regexp(t, `^ccn \S+, revision \S+, `+runtime.Version()+"\n$", stdout.String())
+	}
+	var stdout, stderr bytes.Buffer
+	assert.Equal(t, 2, run([]string{"version", "extra"}, &stdout, &stderr))
+}
