@@ -13,14 +13,19 @@ import (
 // resolved configuration of a run, as JSON): several figures draw it.
 var baselines sync.Map
 
-// Baseline is the error of the best constant prediction on the stream of g's
-// first complete final run: the variance of the returns G_t over the run's
-// steps (env.ConstantBaseline). A learner whose error stays above it has
-// learned nothing a constant could not.
+// Baseline is the error of the best constant prediction, against which a
+// learner's error reads: a learner whose error stays above it has learned
+// nothing a constant could not. It is the variance of the return G_t over
+// the final error window of each of g's complete final runs, averaged over
+// the runs (summary.json's return_variance), or, for runs written before
+// summary.json held it, the variance of the returns over the whole stream
+// of g's first run (env.ConstantBaseline, computed once per stream).
 type Baseline struct {
-	MSE   float64
-	Seed  uint64
-	Steps int
+	MSE    float64
+	Window bool // MSE is the mean of return_variance over Runs runs
+	Runs   int
+	Seed   uint64
+	Steps  int
 }
 
 // baseline computes (or recalls) the Baseline of g.
@@ -29,11 +34,24 @@ func baseline(g Group) (Baseline, error) {
 		return Baseline{}, fmt.Errorf("report: %s/%s group %s: no complete run for the constant baseline", g.Study, g.Scale, g.Name)
 	}
 	cfg := g.Runs[0].Summary.Config
+	b := Baseline{Seed: cfg.Seed, Steps: cfg.Steps, Runs: len(g.Runs), Window: true}
+	for _, run := range g.Runs {
+		if !(run.Summary.ReturnVariance > 0) {
+			b.Window = false
+			break
+		}
+		b.MSE += run.Summary.ReturnVariance
+	}
+	if b.Window {
+		b.MSE /= float64(len(g.Runs))
+		b.Steps = cfg.Window
+		return b, nil
+	}
+	b.MSE = 0
 	key, err := json.Marshal(cfg)
 	if err != nil {
 		return Baseline{}, fmt.Errorf("report: %w", err)
 	}
-	b := Baseline{Seed: cfg.Seed, Steps: cfg.Steps}
 	if v, ok := baselines.Load(string(key)); ok {
 		b.MSE = v.(float64)
 		return b, nil
@@ -52,6 +70,10 @@ func (b Baseline) reference() plots.Reference { return plots.Baseline(b.MSE) }
 
 // text is b's sentence in a caption.
 func (b Baseline) text() string {
+	if b.Window {
+		return fmt.Sprintf("Dashed grey line: the error of the best constant prediction, %.4g, the variance of the return over the last %s steps of each run, mean over %s",
+			b.MSE, thousands(b.Steps), seedsText(b.Runs))
+	}
 	return fmt.Sprintf("Dashed grey line: the error of the best constant prediction, %.4g, the variance of the return over the %s steps of the stream of seed %d",
 		b.MSE, thousands(b.Steps), b.Seed)
 }
