@@ -18,9 +18,11 @@ help:
 build:
 	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/ccn
 
+# go test -json through internal/testreport: the usual one line per package,
+# failures in full, and every skipped test with its reason (a missing tool).
 test:
 	$(GO) vet ./...
-	$(GO) test -short -timeout 20m ./...
+	$(GO) test -short -timeout 20m -json ./... | $(GO) run ./internal/testreport
 
 verify: build
 	./$(BIN) verify

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -47,8 +48,14 @@ func runGrad(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("grad", stderr)
 	path := fs.String("case", "", "JSON file with hidden, truncation, W_ih, W_hh, b, w_out, optional b_out, x (required)")
 	engine := fs.String("engine", "reference", "reference, forward or backward")
+	truncation := intFlag(fs, "truncation", 0, "truncation k ≥ 0 overriding the case's (0: full BPTT, the one the forward engine computes); default: the case's")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	overrideK := false
+	fs.Visit(func(f *flag.Flag) { overrideK = overrideK || f.Name == "truncation" })
+	if overrideK && *truncation < 0 {
+		return badInput("--truncation must be 0 or more, got %d", *truncation)
 	}
 	if *path == "" {
 		return badInput("--case FILE.json is required")
@@ -66,8 +73,11 @@ func runGrad(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return badInput("case %s: %v", *path, err)
 	}
+	if overrideK {
+		k = *truncation
+	}
 	if *engine == "forward" && k != 0 && k < len(xs) {
-		return badInput("case %s: engine forward computes exact (untruncated) gradients only; truncation %d needs engine backward or reference", *path, k)
+		return badInput("case %s: engine forward computes exact (untruncated) gradients only; truncation %d needs engine backward or reference (or --truncation 0)", *path, k)
 	}
 	ys, grad, err := gradOf(*engine, shape, params, xs, k)
 	if err != nil {

@@ -85,6 +85,24 @@ func TestGradFullBPTTAllEngines(t *testing.T) {
 		diff = max(diff, abs(v-grads["reference"][i]))
 	}
 	assert.Greater(t, diff, 1e-6, "truncation 3 should change the sample's gradient")
+
+	// --truncation overrides the case's k: the sample case itself serves
+	// every engine at k = 0, and the backward engine at k = 3 from a k = 0 file.
+	for _, engine := range []string{"reference", "forward", "backward"} {
+		code, stdout, stderr := runCLI("grad", "--case", "testdata/case.json", "--engine", engine, "--truncation", "0")
+		require.Equal(t, 0, code, stderr)
+		var o gradOutput
+		require.NoError(t, json.Unmarshal([]byte(stdout), &o))
+		assert.Equal(t, grads[engine], flatten(o.Grad), "%s: --truncation 0 is the k = 0 file", engine)
+	}
+	code, stdout, stderr := runCLI("grad", "--case", full, "--engine", "backward", "--truncation", "3")
+	require.Equal(t, 0, code, stderr)
+	var o gradOutput
+	require.NoError(t, json.Unmarshal([]byte(stdout), &o))
+	assert.InDeltaSlice(t, flatten(trunc.Grad), flatten(o.Grad), 1e-10, "--truncation 3 is the k = 3 file")
+	code, _, stderr = runCLI("grad", "--case", full, "--truncation", "-1")
+	assert.Equal(t, 2, code)
+	assert.Equal(t, "ccn grad: --truncation must be 0 or more, got -1\n", stderr)
 }
 
 // An optional b_out shifts every prediction by b_out and leaves the other

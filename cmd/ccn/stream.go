@@ -19,7 +19,7 @@ func runStream(args []string, stdout, stderr io.Writer) error {
 	name := fs.String("env", catalog.TracePatterning, "environment: "+strings.Join(catalog.Names(), ", ")+" (ccn envs)")
 	stream := fs.String("stream", "", "recorded ExperienceBuffer file of --env atari")
 	steps := intFlag(fs, "steps", 0, "number of steps to write (required, positive)")
-	seed := uint64Flag(fs, "seed", 1, "random seed")
+	seed := uint64Flag(fs, "seed", 0, "random seed (the default of ccn run)")
 	isiMin := intFlag(fs, "isi-min", 24, "trace patterning: smallest inter-stimulus interval (CS to US, steps)")
 	isiMax := intFlag(fs, "isi-max", 36, "trace patterning: largest inter-stimulus interval")
 	itiMin := intFlag(fs, "iti-min", 80, "trace patterning: smallest inter-trial interval (US to next CS, steps)")
@@ -104,9 +104,8 @@ func writeStream(stdout io.Writer, e env.Env, steps int) error {
 	episodic, _ := e.(env.Episodic)
 
 	line = append(line, 't')
-	for i := range x {
-		line = append(line, ",x"...)
-		line = strconv.AppendInt(line, int64(i), 10)
+	for _, name := range env.ObservationNames(e) {
+		line = append(append(line, ','), name...)
 	}
 	if episodic != nil {
 		line = append(line, ",cumulant,done,return\n"...)

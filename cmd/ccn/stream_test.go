@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccn-go/ccn/experiments"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -48,9 +49,10 @@ func TestStreamCSV(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			header, rows := readStream(t, tc.args...)
-			want := []string{"t"}
-			for i := range tc.inputs {
-				want = append(want, fmt.Sprintf("x%d", i))
+			// The trace patterning observation's names (docs/formats.md).
+			want := []string{"t", "cs0", "cs1", "cs2", "cs3", "cs4", "cs5", "us"}
+			for k := 1; k <= tc.inputs-7; k++ {
+				want = append(want, fmt.Sprintf("d%d", k))
 			}
 			want = append(want, "cumulant", "return")
 			require.Equal(t, want, header)
@@ -178,4 +180,18 @@ func TestStreamAtariBadInput(t *testing.T) {
 			assert.Equal(t, 1, strings.Count(stderr.String(), "\n"), "one line: %q", stderr.String())
 		})
 	}
+}
+
+// ccn stream without --seed writes the stream ccn run learns on without
+// --seed.
+func TestStreamDefaultSeedIsRuns(t *testing.T) {
+	_, rows := readStream(t, "--steps", "400")
+	e := experiments.RunConfig{}.MustResolve().NewEnv()
+	x := make([]float64, e.ObservationSize())
+	for i, row := range rows {
+		c, g := e.Next(x)
+		require.Equal(t, append(append([]float64{float64(i)}, x...), c, g), row, "step %d", i)
+	}
+	_, seeded := readStream(t, "--steps", "400", "--seed", "1")
+	assert.NotEqual(t, rows, seeded, "the seed matters")
 }
