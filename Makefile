@@ -3,11 +3,12 @@ GO      ?= go
 BIN     := bin/ccn
 SCALE   ?= quick
 
-.PHONY: help build test verify bench test-learning clean plots
+.PHONY: help build test test-long verify bench test-learning clean plots
 
 help:
 	@echo "make build          build bin/ccn"
 	@echo "make test           go vet + every unit test and the gradient comparison suite (short mode)"
+	@echo "make test-long      the reference on long trajectories unrolled into single graphs (minutes)"
 	@echo "make verify         ccn verify: every engine against the Gorgonia reference, as a table"
 	@echo "make bench          benchmarks of every hot path (ns/step, allocations)"
 	@echo "make test-learning  the long learning check (millions of trace-patterning steps per method)"
@@ -23,6 +24,9 @@ build:
 test:
 	$(GO) vet ./...
 	$(GO) test -short -timeout 20m -json ./... | $(GO) run ./internal/testreport
+
+test-long:
+	$(GO) test -run 'TestLongUnrolledGraphs' -timeout 30m -v ./reference/
 
 verify: build
 	./$(BIN) verify

@@ -189,21 +189,9 @@ func CheckNetwork(r *reference.Reference, top arch.Network, tr Trajectory, rng *
 	net.Defect = defect
 	frozen := append([]float64(nil), net.Frozen()...)
 	learn := append([]float64(nil), net.Params()...)
-	T := len(tr.Xs)
-	ys, _, err := r.Network(top, frozen, learn, tr.Xs, nil)
+	ref, err := networkTruth(r, top, frozen, learn, nil, tr.Xs)
 	if err != nil {
 		return Agreement{}, err
-	}
-	ref := truth{
-		ys: ys,
-		at: func(t int) ([]float64, error) {
-			_, g, err := r.Network(top, frozen, learn, tr.Xs, oneHot(T, t))
-			return g, err
-		},
-		combo: func(a []float64) ([]float64, error) {
-			_, g, err := r.Network(top, frozen, learn, tr.Xs, a)
-			return g, err
-		},
 	}
 	return agree(net.Step, net.Grad, top.NumLearnable(), tr.Xs, rng, ref)
 }

@@ -119,15 +119,6 @@ func pick[T any](cond bool, a, b T) T {
 	return b
 }
 
-func TestGate(t *testing.T) {
-	net := arch.CCN(12, 4, 2, arch.Normalization{Enabled: true})
-	dense := arch.Dense{Hidden: 4, Inputs: 12}
-	assert.NoError(t, Gate(GateSpec{Net: &net, Seed: 1}))
-	assert.NoError(t, Gate(GateSpec{Dense: &dense, Truncation: 15, Seed: 1}))
-	assert.NoError(t, Gate(GateSpec{Dense: &dense, RTRL: true, Seed: 1}))
-	assert.Panics(t, func() { _ = Gate(GateSpec{}) })
-}
-
 // Gates driven far into saturation (|a| > 19, where Gorgonia's own Sigmoid
 // rounds to exactly 1 with a zero derivative) still agree: the reference
 // computes σ through tanh.

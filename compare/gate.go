@@ -4,55 +4,140 @@ import (
 	"fmt"
 
 	"github.com/ccn-go/ccn/arch"
+	"github.com/ccn-go/ccn/env"
 	"github.com/ccn-go/ccn/reference"
 )
 
-// GateSpec describes the architecture an experiment is about to train. Exactly
-// one of Net (Columnar, Constructive, CCN) or Dense (T-BPTT, dense RTRL) is set.
+// GateSpec describes the run an experiment is about to start. Exactly one of
+// Net (Columnar, Constructive, CCN) or Dense (T-BPTT, dense RTRL) is set.
 type GateSpec struct {
-	Net        *arch.Network // network topology; checked as it is (choose the stage to check)
-	Dense      *arch.Dense   // dense LSTM shape
-	Truncation int           // T-BPTT truncation k with Dense; 0 with RTRL means exact RTRL
-	RTRL       bool          // with Dense: check forward.DenseRTRL instead of backward.TBPTT
-	Seed       uint64
+	// Xs is a stretch of the run's own input stream (StreamInputs), at least
+	// GateLength steps (more for T-BPTT with a long window, see Gate); its
+	// rows have the configured input size.
+	Xs [][]float64
+
+	// Net is the network's growth: FeaturesPerStage columns per stage up to
+	// MaxFeatures, normalized with Norm (the run's settings).
+	Net *GateNet
+	// Dense is the dense LSTM's shape, with Truncation the T-BPTT k, or RTRL
+	// set for exact dense RTRL.
+	Dense      *arch.Dense
+	Truncation int
+	RTRL       bool
+
+	Seed   uint64
+	Inject Injection // a mistake injected into the engines (InjectNone: none)
 }
 
-// GateLength is the length of the gate's random trajectory: long enough to
-// exercise every term of the recurrences and the truncation window, short
-// enough for the gate to take well under a second.
-const GateLength = 20
+// GateNet is the configuration of a network run as the gate needs it.
+type GateNet struct {
+	FeaturesPerStage int
+	MaxFeatures      int // MaxFeatures = FeaturesPerStage: Columnar, one stage
+	Norm             arch.Normalization
+}
 
-// Gate checks the configured architecture itself, with random parameters on a
-// short random trajectory, against the reference. It returns an error naming
-// the disagreement if the engine does not match within Tolerance.
+// GateLength is the least number of steps the gate checks: long enough for
+// every term of the recurrences, the truncation window and (with
+// normalization moving fast) the statistics to matter.
+const GateLength = 100
+
+// gateScales are the parameter scales of the gate's two checks: moderate
+// weights with the run's normalization, saturating ones with FastNorm.
+var gateScales = [2]float64{0.5, 1.5}
+
+// StreamInputs returns n observations of the stream e after skipping warmup
+// of them: the inputs a run will see, from a random point of its stream.
+func StreamInputs(e env.Env, warmup, n int) [][]float64 {
+	x := make([]float64, e.ObservationSize())
+	for range warmup {
+		e.Next(x)
+	}
+	xs := make([][]float64, n)
+	for t := range xs {
+		xs[t] = make([]float64, len(x))
+		e.Next(xs[t])
+	}
+	return xs
+}
+
+// GateError is the error of a gate that refuses a run: Check names the check
+// that failed.
+type GateError struct {
+	Check     string
+	Agreement Agreement
+}
+
+func (e *GateError) Error() string {
+	return fmt.Sprintf("compare: gradient gate: %s disagrees with the autodiff reference (max rel error %.3g > %g); refusing to run",
+		e.Check, e.Agreement.MaxRel, Tolerance)
+}
+
+// Gate checks the configured architecture itself, with random parameters, on
+// spec.Xs, against the reference, twice: at parameter scale 0.5 with the
+// run's normalization, and at scale 1.5 (saturated gates) with the statistics
+// moving fast (FastNorm). A network with stages is followed from stage 0
+// through every stage change (CheckStaged), Xs split evenly over the stages;
+// Columnar and the dense LSTM are checked over the whole of Xs. It returns a
+// *GateError naming the first check that disagrees beyond Tolerance, or an
+// error if the reference itself failed.
 func Gate(spec GateSpec) error {
+	if len(spec.Xs) < GateLength {
+		panic(fmt.Sprintf("compare: gate needs at least %d inputs, got %d", GateLength, len(spec.Xs)))
+	}
 	r := reference.New()
 	rng := NewRand(spec.Seed, 0)
-	var a Agreement
-	var err error
-	var what string
-	switch {
-	case spec.Net != nil:
-		tr := RandomTrajectory(rng, 0, GateLength, spec.Net.Inputs)
-		what = fmt.Sprintf("network %v on %d inputs", spec.Net.Stages, spec.Net.Inputs)
-		a, err = CheckNetwork(r, *spec.Net, tr, rng, 0)
-	case spec.Dense != nil && spec.RTRL:
-		tr := RandomTrajectory(rng, 0, GateLength, spec.Dense.Inputs)
-		what = fmt.Sprintf("dense RTRL H=%d m=%d", spec.Dense.Hidden, spec.Dense.Inputs)
-		a, err = CheckDenseRTRL(r, *spec.Dense, tr, rng, 0)
-	case spec.Dense != nil:
-		T := max(GateLength, spec.Truncation+5)
-		tr := RandomTrajectory(rng, 0, T, spec.Dense.Inputs)
-		what = fmt.Sprintf("T-BPTT H=%d m=%d k=%d", spec.Dense.Hidden, spec.Dense.Inputs, spec.Truncation)
-		a, err = CheckTBPTT(r, *spec.Dense, spec.Truncation, tr, rng, 0)
-	default:
-		panic("compare: GateSpec needs Net or Dense")
-	}
-	if err != nil {
-		return fmt.Errorf("compare: gradient gate for %s: reference failed: %w", what, err)
-	}
-	if !a.Pass() {
-		return fmt.Errorf("compare: gradient gate for %s: engine disagrees with the autodiff reference (max rel error %.3g > %g); refusing to run", what, a.MaxRel, Tolerance)
+	for i, scale := range gateScales {
+		tr := Trajectory{Xs: spec.Xs, Scale: scale}
+		var checks []string
+		var as []Agreement
+		var err error
+		switch {
+		case spec.Net != nil:
+			norm, normName := spec.Net.Norm, "the run's normalization"
+			if i == 1 && norm.Enabled {
+				norm, normName = FastNorm, "normalization β=0.9"
+			}
+			m := len(spec.Xs[0])
+			if spec.Net.MaxFeatures > spec.Net.FeaturesPerStage {
+				seg := StagedSpec{Inputs: m, FeaturesPerStage: spec.Net.FeaturesPerStage, MaxFeatures: spec.Net.MaxFeatures, Norm: norm}
+				stages := (spec.Net.MaxFeatures + spec.Net.FeaturesPerStage - 1) / spec.Net.FeaturesPerStage
+				for s := range stages {
+					seg.Segments = append(seg.Segments, len(spec.Xs)*(s+1)/stages-len(spec.Xs)*s/stages)
+					name := fmt.Sprintf("stage 0 (%s, scale %g)", normName, scale)
+					if s > 0 {
+						name = fmt.Sprintf("stage change %s (%s, scale %g)", Transition(s), normName, scale)
+					}
+					checks = append(checks, name)
+				}
+				as, err = CheckStaged(r, seg, tr, rng, spec.Inject.Forward())
+			} else {
+				top := arch.Columnar(m, spec.Net.MaxFeatures, norm)
+				var a Agreement
+				a, err = CheckNetwork(r, top, tr, rng, spec.Inject.Forward())
+				checks, as = []string{fmt.Sprintf("columnar %d (%s, scale %g)", spec.Net.MaxFeatures, normName, scale)}, []Agreement{a}
+			}
+		case spec.Dense != nil && spec.RTRL:
+			var a Agreement
+			a, err = CheckDenseRTRL(r, *spec.Dense, tr, rng, spec.Inject.Forward())
+			checks, as = []string{fmt.Sprintf("dense RTRL H=%d m=%d (scale %g)", spec.Dense.Hidden, spec.Dense.Inputs, scale)}, []Agreement{a}
+		case spec.Dense != nil:
+			if len(spec.Xs) < spec.Truncation+5 {
+				panic(fmt.Sprintf("compare: gate for k=%d needs at least %d inputs", spec.Truncation, spec.Truncation+5))
+			}
+			var a Agreement
+			a, err = CheckTBPTT(r, *spec.Dense, spec.Truncation, tr, rng, spec.Inject.Backward())
+			checks, as = []string{fmt.Sprintf("T-BPTT H=%d m=%d k=%d (scale %g)", spec.Dense.Hidden, spec.Dense.Inputs, spec.Truncation, scale)}, []Agreement{a}
+		default:
+			panic("compare: GateSpec needs Net or Dense")
+		}
+		for j, a := range as {
+			if !a.Pass() {
+				return &GateError{Check: checks[j], Agreement: a}
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("compare: gradient gate: reference failed: %w", err)
+		}
 	}
 	return nil
 }

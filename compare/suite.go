@@ -16,9 +16,13 @@ type Case struct {
 	Inputs     int          // m
 	Length     int          // T
 	Truncation int          // k; 0 means full BPTT
-	Net        arch.Network // the topology, for networks
-	Norm       string       // "off", "on" or "floor" (ε active), for networks
+	Net        arch.Network // the topology, for networks (the last one, for a staged case)
+	Norm       string       // "off", "fast", "floor" (ε active) or "run", for networks
 	OutBias    bool         // dense cells: the prediction has the output bias b_out
+	// Staged, for a stage-change case: the network is followed from stage 0
+	// through len(Staged.Segments)−1 stage changes (CheckStaged) and the
+	// row compares the segment after the last one.
+	Staged *StagedSpec
 }
 
 // Dense is the shape of a column or dense case.
@@ -53,6 +57,15 @@ func (c Case) Stage() int {
 	return c.Net.Learning()
 }
 
+// StageName is the stage column of the verification table: the learning
+// stage, or for a stage-change case the change it checks ("1->2").
+func (c Case) StageName() string {
+	if c.Staged != nil {
+		return Transition(len(c.Staged.Segments) - 1)
+	}
+	return fmt.Sprint(c.Stage())
+}
+
 // Result is the worst agreement of a case over its trajectories.
 type Result struct {
 	Case
@@ -66,17 +79,22 @@ func (r Result) Pass() bool { return r.Err == nil && r.Agreement.Pass() }
 
 // SuiteConfig sizes the verification suite. Zero fields take the defaults.
 type SuiteConfig struct {
-	Trajectories  int    // random trajectories per case; 0 means 2
-	Length        int    // longest trajectory for cells; 0 means 200
-	NetworkLength int    // trajectory length for networks; 0 means 30
-	Seed          uint64 // seed of every random draw
-	Cells         bool   // include the column, dense RTRL and T-BPTT cases
-	Networks      bool   // include the Columnar, Constructive and CCN cases
+	// Trajectories is the number of random trajectories per case; 0 means 3.
+	// Trajectory i draws its parameters at scale i mod 3 of RandomTrajectory
+	// (0.1, 0.5 and 1.5, the last saturating the gates), so the default
+	// runs every scale on every case.
+	Trajectories  int
+	Length        int       // longest trajectory for cells; 0 means 200
+	NetworkLength int       // trajectory length for networks (per stage for stage changes); 0 means 30
+	Seed          uint64    // seed of every random draw
+	Cells         bool      // include the column, dense RTRL and T-BPTT cases
+	Networks      bool      // include the Columnar, Constructive and CCN cases
+	Inject        Injection // a mistake injected into the engines (InjectNone: none)
 }
 
 func (c SuiteConfig) withDefaults() SuiteConfig {
 	if c.Trajectories == 0 {
-		c.Trajectories = 2
+		c.Trajectories = len(scales)
 	}
 	if c.Length == 0 {
 		c.Length = 200
@@ -87,73 +105,131 @@ func (c SuiteConfig) withDefaults() SuiteConfig {
 	return c
 }
 
-// Normalization settings of the network cases: "on" moves the statistics fast
-// enough to matter within a short trajectory; "floor" makes ε bind often.
+// Normalization settings of the network cases: "fast" moves the statistics
+// materially within a short trajectory; "floor" moves them and makes ε bind
+// often; "run" is the runs' own setting (β = 0.99999, ε = 0.001), under which
+// they barely move.
 var networkNorms = []struct {
 	name string
 	norm arch.Normalization
 }{
 	{"off", arch.Normalization{}},
-	{"on", arch.Normalization{Enabled: true, Decay: 0.9, Epsilon: 0.001}},
+	{"fast", FastNorm},
 	{"floor", arch.Normalization{Enabled: true, Decay: 0.5, Epsilon: 0.4}},
+	{"run", arch.Normalization{Enabled: true}},
 }
+
+// FastNorm is the fast-moving normalization of the checks: β = 0.9 moves the
+// statistics materially within a few steps.
+var FastNorm = arch.Normalization{Enabled: true, Decay: 0.9, Epsilon: 0.001}
+
+// AtariInputs is the input size of the paper's Atari streams (§5).
+const AtariInputs = 275
 
 // Cases lists the rows of the suite.
 func Cases(cfg SuiteConfig) []Case {
 	cfg = cfg.withDefaults()
-	L := cfg.Length
-	lengths := uniq(1, min(20, L), L)
 	var cs []Case
 	if cfg.Cells {
-		for _, m := range []int{1, 12, 28} {
-			for _, T := range lengths {
-				cs = append(cs, Case{Engine: "forward", Cell: "column", Hidden: 1, Inputs: m, Length: T})
-			}
+		cs = append(cs, cellCases(cfg.Length)...)
+	}
+	if cfg.Networks {
+		cs = append(cs, networkCases(cfg.NetworkLength)...)
+	}
+	return cs
+}
+
+// cellCases are the column, dense RTRL and T-BPTT rows, trajectories up to L.
+func cellCases(L int) []Case {
+	lengths := uniq(1, min(20, L), L)
+	var cs []Case
+	for _, m := range []int{1, 12, 28} {
+		for _, T := range lengths {
+			cs = append(cs, Case{Engine: "forward", Cell: "column", Hidden: 1, Inputs: m, Length: T})
 		}
-		// Dense shapes: the runs' H = 4, m = 12 with the output bias (their
-		// default), a small one with and without it (the authors' head).
-		type denseShape struct {
-			h, m int
-			bias bool
+	}
+	cs = append(cs, Case{Engine: "forward", Cell: "column", Hidden: 1, Inputs: AtariInputs, Length: min(20, L)})
+	// Dense shapes: the runs' H = 4, m = 12 with the output bias (their
+	// default), a small one with and without it (the authors' head).
+	type denseShape struct {
+		h, m int
+		bias bool
+	}
+	for _, d := range []denseShape{{2, 3, false}, {2, 3, true}, {4, 12, true}} {
+		for _, T := range lengths {
+			cs = append(cs, Case{Engine: "forward", Cell: "dense", Hidden: d.h, Inputs: d.m, Length: T, OutBias: d.bias})
 		}
-		for _, d := range []denseShape{{2, 3, false}, {2, 3, true}, {4, 12, true}} {
-			for _, T := range lengths {
-				cs = append(cs, Case{Engine: "forward", Cell: "dense", Hidden: d.h, Inputs: d.m, Length: T, OutBias: d.bias})
-			}
-		}
-		for _, d := range []denseShape{{1, 3, false}, {1, 3, true}, {4, 12, true}} {
-			for _, k := range []int{1, 2, 5, 15, 0} {
-				for _, T := range uniq(min(20, L), L) {
-					cs = append(cs, Case{Engine: "backward", Cell: "dense", Hidden: d.h, Inputs: d.m, Length: T, Truncation: k, OutBias: d.bias})
-				}
+	}
+	for _, d := range []denseShape{{1, 3, false}, {1, 3, true}, {4, 12, true}} {
+		for _, k := range []int{1, 2, 5, 15, 0} {
+			for _, T := range uniq(min(20, L), L) {
+				cs = append(cs, Case{Engine: "backward", Cell: "dense", Hidden: d.h, Inputs: d.m, Length: T, Truncation: k, OutBias: d.bias})
 			}
 		}
 	}
-	if cfg.Networks {
-		T := cfg.NetworkLength
-		for d := 1; d <= 10; d++ {
-			n := networkNorms[d%len(networkNorms)]
-			cs = append(cs, Case{Engine: "forward", Cell: "columnar", Hidden: d, Inputs: 12, Length: T,
-				Net: arch.Columnar(12, d, n.norm), Norm: n.name})
+	// The paper's best Atari pair, k:H = 5:7 on 275 inputs.
+	cs = append(cs, Case{Engine: "backward", Cell: "dense", Hidden: 7, Inputs: AtariInputs, Length: min(20, L), Truncation: 5, OutBias: true})
+	return cs
+}
+
+// networkCases are the Columnar, Constructive and CCN rows, T steps each (T
+// per stage for stage changes). Normalization settings rotate so that each
+// appears about equally often.
+func networkCases(T int) []Case {
+	var cs []Case
+	cellOf := func(u int) string {
+		if u == 1 {
+			return "constructive"
 		}
-		for _, m := range []int{12, 64} {
-			for u := 1; u <= 5; u++ {
-				if m == 64 && u != 1 && u != 4 {
-					continue
-				}
-				cell := "ccn"
-				if u == 1 {
-					cell = "constructive"
-				}
-				for s := 0; s <= 3; s++ {
-					for _, n := range networkNorms {
-						net := arch.CCN(m, u, s, n.norm)
-						cs = append(cs, Case{Engine: "forward", Cell: cell, Hidden: net.Features(), Inputs: m,
-							Length: T, Net: net, Norm: n.name})
-					}
-				}
+		return "ccn"
+	}
+	add := func(cell string, net arch.Network, norm int) {
+		n := networkNorms[norm%len(networkNorms)]
+		net.Norm = n.norm
+		cs = append(cs, Case{Engine: "forward", Cell: cell, Hidden: net.Features(), Inputs: net.Inputs, Length: T, Net: net, Norm: n.name})
+	}
+	for d := 1; d <= 10; d++ {
+		add("columnar", arch.Columnar(12, d, arch.Normalization{}), d)
+	}
+	i := 0
+	for _, m := range []int{12, 64} {
+		for u := 1; u <= 5; u++ {
+			if m == 64 && u != 1 && u != 4 {
+				continue
+			}
+			for s := 0; s <= 3; s++ {
+				add(cellOf(u), arch.CCN(m, u, s, arch.Normalization{}), i)
+				add(cellOf(u), arch.CCN(m, u, s, arch.Normalization{}), i+2)
+				i++
 			}
 		}
+	}
+	// The paper's Atari networks (§5) on 275 inputs, at a late stage.
+	add("columnar", arch.Columnar(AtariInputs, 6, arch.Normalization{}), 3)
+	add("constructive", arch.CCN(AtariInputs, 1, 3, arch.Normalization{}), 1)
+	add("ccn", arch.CCN(AtariInputs, 5, 2, arch.Normalization{}), 2)
+
+	// Stage changes: Constructive and a CCN whose last stage is cut short,
+	// under every normalization; the Atari CCN under the runs' own.
+	staged := func(m, u, maxF, changes, norm int) {
+		n := networkNorms[norm%len(networkNorms)]
+		spec := StagedSpec{Inputs: m, FeaturesPerStage: u, MaxFeatures: maxF, Norm: n.norm, From: changes}
+		for range changes + 1 {
+			spec.Segments = append(spec.Segments, T)
+		}
+		tops := spec.topologies()
+		net := tops[len(tops)-1]
+		cs = append(cs, Case{Engine: "forward", Cell: cellOf(u), Hidden: net.Features(), Inputs: m,
+			Length: T * (changes + 1), Net: net, Norm: n.name, Staged: &spec})
+	}
+	for norm := range networkNorms {
+		for changes := 1; changes <= 3; changes++ {
+			staged(12, 1, 4, changes, norm)
+			staged(12, 4, 14, changes, norm)
+		}
+	}
+	for changes := 1; changes <= 2; changes++ {
+		staged(AtariInputs, 5, 15, changes, 3)
 	}
 	return cs
 }
@@ -182,15 +258,22 @@ func RunCase(r *reference.Reference, c Case, cfg SuiteConfig, index int) Result 
 		tr := RandomTrajectory(rng, i, c.Length, c.Inputs)
 		var a Agreement
 		var err error
+		fd, bd := cfg.Inject.Forward(), cfg.Inject.Backward()
 		switch {
 		case c.Cell == "column":
-			a, err = CheckColumn(r, c.Inputs, tr, rng, 0)
+			a, err = CheckColumn(r, c.Inputs, tr, rng, fd)
 		case c.Cell == "dense" && c.Engine == "forward":
-			a, err = CheckDenseRTRL(r, c.Dense(), tr, rng, 0)
+			a, err = CheckDenseRTRL(r, c.Dense(), tr, rng, fd)
 		case c.Cell == "dense":
-			a, err = CheckTBPTT(r, c.Dense(), c.Truncation, tr, rng, 0)
+			a, err = CheckTBPTT(r, c.Dense(), c.Truncation, tr, rng, bd)
+		case c.Staged != nil:
+			var as []Agreement
+			as, err = CheckStaged(r, *c.Staged, tr, rng, fd)
+			for _, x := range as {
+				a = a.Worst(x)
+			}
 		default:
-			a, err = CheckNetwork(r, c.Net, tr, rng, 0)
+			a, err = CheckNetwork(r, c.Net, tr, rng, fd)
 		}
 		if err != nil {
 			res.Err = fmt.Errorf("trajectory %d: %w", i, err)

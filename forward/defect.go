@@ -23,6 +23,13 @@ const (
 	//
 	// (for a dense LSTM the dropped term is Σ_k W_hh[q·H+j][k]·∂h_k(t-1)/∂p).
 	DropRecurrentTerm
+	// RestartStatsAtStage makes Network.AdvanceStage restart the
+	// normalization statistics of every feature at μ = 0, σ² = 1 instead of
+	// carrying those of the existing features over the stage change.
+	RestartStatsAtStage
+	// RestartStateAtStage makes Network.AdvanceStage zero the state h, c of
+	// the existing columns instead of carrying it over the stage change.
+	RestartStateAtStage
 )
 
 // String returns the name of the defect.
@@ -34,6 +41,10 @@ func (d Defect) String() string {
 		return "PreviousStepFeatures"
 	case DropRecurrentTerm:
 		return "DropRecurrentTerm"
+	case RestartStatsAtStage:
+		return "RestartStatsAtStage"
+	case RestartStateAtStage:
+		return "RestartStateAtStage"
 	}
 	return fmt.Sprintf("Defect(%d)", int(d))
 }

@@ -68,8 +68,8 @@ type NetworkConfig struct {
 // Params and Frozen must be fetched again after it.
 type Network struct {
 	// Defect injects a deliberate mistake for tests of the comparison only.
-	// Network honours PreviousStepFeatures and DropRecurrentTerm (the latter in
-	// its learning columns).
+	// Network honours PreviousStepFeatures, DropRecurrentTerm (in its
+	// learning columns), RestartStatsAtStage and RestartStateAtStage.
 	Defect Defect
 
 	cfg NetworkConfig // defaults resolved

@@ -110,4 +110,12 @@ func (n *Network) AdvanceStage() {
 	n.top, n.frozen, n.learn = top, frozen, learn
 	n.layout()
 	n.steps = 0
+	switch n.Defect {
+	case RestartStatsAtStage:
+		n.featNorm.reset()
+	case RestartStateAtStage:
+		for k := range n.cols[:F] {
+			n.cols[k].h, n.cols[k].c = 0, 0
+		}
+	}
 }

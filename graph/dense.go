@@ -17,12 +17,16 @@ import (
 //	c_t = f⊙c_{t-1} + i⊙g
 //	h_t = o⊙tanh(c_t)
 //	y_t = w_out·h_t + b_out                 (b_out only with Shape.OutBias)
-//	L   = Σ_t a_t·y_t
+//	L   = Σ_t a_t·y_t + λ_h·h_Steps + λ_c·c_Steps
 //
-// h_0 and c_0 are input nodes held constant for the gradient, so the graph
-// computes both full BPTT (h_0 = c_0 = 0 and the window is the whole
+// h_0 and c_0 are input nodes, constants for the parameter gradient, so the
+// graph computes both full BPTT (h_0 = c_0 = 0 and the window is the whole
 // trajectory) and the truncated gradient of T-BPTT (the window is the last k
-// steps and (h_0, c_0) is the state entering it).
+// steps and (h_0, c_0) is the state entering it). The graph also gives
+// ∂L/∂h_0 and ∂L/∂c_0, and takes the adjoint (λ_h, λ_c) of its final state
+// (zero unless BindAdjoint sets it): chained from the last window to the
+// first, windows compute full BPTT over a trajectory longer than any one
+// graph (reference.Reference does so).
 //
 // The bias rides in the input product, [W_ih b]·[x_t 1], one node fewer per
 // step: compiling a Gorgonia graph costs time quadratic in its node count.
@@ -36,14 +40,15 @@ type Dense struct {
 	// b_out (a scalar; nil without Shape.OutBias).
 	WIH, WHH, B, WOut, BOut *gorgonia.Node
 	// Constants: the entering state (H each), the inputs with a trailing 1
-	// (Steps×(m+1), row t-1 is [x_t 1]) and the objective weights (Steps).
-	H0, C0, X, A *gorgonia.Node
+	// (Steps×(m+1), row t-1 is [x_t 1]), the objective weights (Steps) and
+	// the final state's adjoint λ_h, λ_c (H each).
+	H0, C0, X, A, LH, LC *gorgonia.Node
 
 	// Y[t-1] is the scalar y_t; Loss is L.
 	Y    []*gorgonia.Node
 	Loss *gorgonia.Node
-	// Grads are ∂L/∂W_ih, ∂L/∂W_hh, ∂L/∂b, ∂L/∂w_out (and ∂L/∂b_out), in
-	// that order.
+	// Grads are ∂L/∂W_ih, ∂L/∂W_hh, ∂L/∂b, ∂L/∂w_out (and ∂L/∂b_out), then
+	// ∂L/∂h_0, ∂L/∂c_0, in that order.
 	Grads gorgonia.Nodes
 }
 
@@ -73,6 +78,7 @@ func NewDense(shape arch.Dense, steps int) (*Dense, error) {
 	if shape.OutBias {
 		d.BOut = gorgonia.NewScalar(g, tensor.Float64, gorgonia.WithName("dense_b_out"))
 	}
+	d.LH, d.LC = adjointNode(g, hid, "dense_lambda_h"), adjointNode(g, hid, "dense_lambda_c")
 	err := build("dense LSTM", func() {
 		bias := gorgonia.Must(gorgonia.Reshape(d.B, tensor.Shape{4 * hid, 1}))
 		wAug := gorgonia.Must(gorgonia.Concat(1, d.WIH, bias))
@@ -89,6 +95,7 @@ func NewDense(shape arch.Dense, steps int) (*Dense, error) {
 			}
 			d.Loss = addTerm(d.Loss, d.A, t, d.Y[t])
 		}
+		d.Loss = addAdjoint(d.Loss, d.LH, h, d.LC, c)
 	})
 	if err != nil {
 		return nil, err
@@ -97,10 +104,24 @@ func NewDense(shape arch.Dense, steps int) (*Dense, error) {
 	if d.BOut != nil {
 		targets = append(targets, d.BOut)
 	}
+	targets = append(targets, d.H0, d.C0)
 	if d.Grads, err = gorgonia.Grad(d.Loss, targets...); err != nil {
 		return nil, fmt.Errorf("graph: dense gradient: %w", err)
 	}
 	return d, nil
+}
+
+// adjointNode returns an input node for the adjoint of a final state of n
+// units: a vector of n, which multiplies the state as w_out does (a single
+// unit's state is a scalar in the graph).
+func adjointNode(g *gorgonia.ExprGraph, n int, name string) *gorgonia.Node {
+	return gorgonia.NewVector(g, tensor.Float64, gorgonia.WithShape(n), gorgonia.WithName(name))
+}
+
+// addAdjoint returns loss + λ_h·h + λ_c·c.
+func addAdjoint(loss, lh, h, lc, c *gorgonia.Node) *gorgonia.Node {
+	loss = gorgonia.Must(gorgonia.Add(loss, gorgonia.Must(gorgonia.Mul(lh, h))))
+	return gorgonia.Must(gorgonia.Add(loss, gorgonia.Must(gorgonia.Mul(lc, c))))
 }
 
 // addTerm returns loss + a[t]·y (y when loss is nil).
@@ -193,6 +214,9 @@ func (d *Dense) Bind(params, h0, c0 []float64, xs [][]float64, a []float64) erro
 	if d.BOut != nil {
 		binds = append(binds, func() error { return gorgonia.Let(d.BOut, d.Shape.OutBiasOf(params)) })
 	}
+	binds = append(binds,
+		func() error { return letVector(d.LH, make([]float64, hid)) },
+		func() error { return letVector(d.LC, make([]float64, hid)) })
 	for _, bind := range binds {
 		if err := bind(); err != nil {
 			return fmt.Errorf("graph: bind dense: %w", err)
@@ -205,7 +229,7 @@ func (d *Dense) Bind(params, h0, c0 []float64, xs [][]float64, a []float64) erro
 // flat vector in the arch.Dense layout.
 func (d *Dense) Gradient() ([]float64, error) {
 	grad := make([]float64, 0, d.Shape.NumParams())
-	for _, n := range d.Grads {
+	for _, n := range d.Grads[:len(d.Grads)-2] {
 		v, err := Floats(n)
 		if err != nil {
 			return nil, err
@@ -220,6 +244,33 @@ func (d *Dense) Gradient() ([]float64, error) {
 
 // Outputs returns y_1..y_Steps after a run, as a fresh slice.
 func (d *Dense) Outputs() ([]float64, error) { return scalars(d.Y) }
+
+// BindAdjoint binds the adjoint (λ_h, λ_c) of the final state (H values
+// each). Call it after Bind, which zeroes it.
+func (d *Dense) BindAdjoint(lh, lc []float64) error {
+	if len(lh) != d.Shape.Hidden || len(lc) != d.Shape.Hidden {
+		panic(fmt.Sprintf("graph: dense adjoint has lengths %d, %d, want %d", len(lh), len(lc), d.Shape.Hidden))
+	}
+	if err := letVector(d.LH, lh); err != nil {
+		return fmt.Errorf("graph: bind dense adjoint: %w", err)
+	}
+	if err := letVector(d.LC, lc); err != nil {
+		return fmt.Errorf("graph: bind dense adjoint: %w", err)
+	}
+	return nil
+}
+
+// StateGradient returns ∂L/∂h_0 and ∂L/∂c_0 after a run (H values each).
+func (d *Dense) StateGradient() (dh0, dc0 []float64, err error) {
+	n := len(d.Grads)
+	if dh0, err = Floats(d.Grads[n-2]); err != nil {
+		return nil, nil, err
+	}
+	if dc0, err = Floats(d.Grads[n-1]); err != nil {
+		return nil, nil, err
+	}
+	return dh0, dc0, nil
+}
 
 // scalars reads one value from each of the scalar nodes ns.
 func scalars(ns []*gorgonia.Node) ([]float64, error) {

@@ -10,7 +10,9 @@ import (
 )
 
 // Network is a Columnar, Constructive or CCN network (arch.Network) unrolled over
-// Steps steps from the zero state. Within step t the stages run in order; the
+// Steps steps from an entering state (h_0, c_0) held constant (zero unless
+// BindState sets it: the state of the frozen columns carried over a stage
+// change). Within step t the stages run in order; the
 // u columns of stage s read the inputs and the normalized current-step features
 // of every earlier stage, and the head reads every feature:
 //
@@ -19,32 +21,39 @@ import (
 //	c, h = LSTM gates of a as in Dense (one scalar unit per column)
 //	ĥ_k  = (h_k - μ_{t,k})·inv_{t,k}                 inv = 1/max(ε, σ); ĥ = h if Norm is off
 //	y_t  = Σ_k w_k·ĥ_k + b
-//	L    = Σ_t a_t·y_t
+//	L    = Σ_t a_t·y_t + λ_h·h_L + λ_c·c_L       (h_L, c_L: the learning stage's final state)
 //
 // A stage's columns are stacked gate-major: row q·u+j of W_s is W_q of column j,
 // and U_s, b_s are ordered the same way; Bind and Gradient translate from and to
 // the per-column blocks of the arch layout. The learning stage's W, U, b and the
 // head (w, b) are the gradient targets; frozen stages and the statistics μ, inv
-// are constants.
+// are constants. The graph also gives the gradient with respect to the
+// learning stage's entering state and takes the adjoint (λ_h, λ_c) of its final
+// state (zero unless BindAdjoint sets it), so that windows chained from the
+// last to the first compute the gradient over a longer trajectory (only the
+// learning stage's state depends on the learnable parameters).
 type Network struct {
 	Top   arch.Network
 	Steps int
 
 	Graph *gorgonia.ExprGraph
 
-	// Per stage: W (4u×m_s), U (4u), B (4u), and the zero entering state H0,
-	// C0 (u). The last stage's W, U, B are gradient targets.
+	// Per stage: W (4u×m_s), U (4u), B (4u), and the entering state H0, C0
+	// (u, constants). The last stage's W, U, B are gradient targets.
 	W, U, B, H0, C0 []*gorgonia.Node
 	// Head weights (one per feature) and head bias (scalar): gradient targets.
 	Head, HeadBias *gorgonia.Node
 	// Constants: inputs (Steps×m), objective weights (Steps) and, when Norm is
 	// enabled, the statistics Mu and Inv (Steps×(Features+1), the last column unused); nil otherwise.
 	X, A, Mu, Inv *gorgonia.Node
+	// The adjoint of the learning stage's final state (u values each).
+	LH, LC *gorgonia.Node
 
 	// Y[t-1] is the scalar y_t; Loss is L.
 	Y    []*gorgonia.Node
 	Loss *gorgonia.Node
-	// Grads are ∂L/∂W, ∂L/∂U, ∂L/∂B of the learning stage, ∂L/∂w, ∂L/∂b.
+	// Grads are ∂L/∂W, ∂L/∂U, ∂L/∂B of the learning stage, ∂L/∂w, ∂L/∂b,
+	// then ∂L/∂h_0, ∂L/∂c_0 of the learning stage.
 	Grads gorgonia.Nodes
 }
 
@@ -72,6 +81,8 @@ func NewNetwork(top arch.Network, steps int) (*Network, error) {
 		A:        gorgonia.NewVector(g, tensor.Float64, gorgonia.WithShape(steps), gorgonia.WithName("net_a")),
 		Y:        make([]*gorgonia.Node, steps),
 	}
+	uL := top.LearningColumns()
+	n.LH, n.LC = adjointNode(g, uL, "net_lambda_h"), adjointNode(g, uL, "net_lambda_c")
 	for s, u := range top.Stages {
 		name := func(what string) gorgonia.NodeConsOpt {
 			return gorgonia.WithName(fmt.Sprintf("net_stage%d_%s", s, what))
@@ -113,12 +124,14 @@ func NewNetwork(top arch.Network, steps int) (*Network, error) {
 			n.Y[t] = gorgonia.Must(gorgonia.Add(gorgonia.Must(gorgonia.Mul(n.Head, all)), n.HeadBias))
 			n.Loss = addTerm(n.Loss, n.A, t, n.Y[t])
 		}
+		l := top.Learning()
+		n.Loss = addAdjoint(n.Loss, n.LH, h[l], n.LC, c[l])
 	})
 	if err != nil {
 		return nil, err
 	}
 	l := top.Learning()
-	if n.Grads, err = gorgonia.Grad(n.Loss, n.W[l], n.U[l], n.B[l], n.Head, n.HeadBias); err != nil {
+	if n.Grads, err = gorgonia.Grad(n.Loss, n.W[l], n.U[l], n.B[l], n.Head, n.HeadBias, n.H0[l], n.C0[l]); err != nil {
 		return nil, fmt.Errorf("graph: network gradient: %w", err)
 	}
 	return n, nil
@@ -139,7 +152,8 @@ func (n *Network) normalize(h *gorgonia.Node, t, first, u int) *gorgonia.Node {
 // in the arch.Network layout, the inputs xs (Steps rows of Inputs values), the
 // objective weights a (Steps values) and, when Norm is enabled, the statistics
 // mean[t][k] = μ_{t+1,k} and scale[t][k] = max(ε, σ_{t+1,k}) (ignored
-// otherwise). Values are copied. Length mismatches panic.
+// otherwise). The entering state is zero; BindState changes it afterwards.
+// Values are copied. Length mismatches panic.
 func (n *Network) Bind(frozen, learnable []float64, xs [][]float64, a []float64, mean, scale [][]float64) error {
 	top := n.Top
 	if len(frozen) != top.NumFrozen() || len(learnable) != top.NumLearnable() {
@@ -176,6 +190,8 @@ func (n *Network) Bind(frozen, learnable []float64, xs [][]float64, a []float64,
 		func() error { return gorgonia.Let(n.HeadBias, learnable[top.OffHeadBias()]) },
 		func() error { return letRows(n.X, xs, top.Inputs) },
 		func() error { return letVector(n.A, a) },
+		func() error { return letVector(n.LH, make([]float64, top.LearningColumns())) },
+		func() error { return letVector(n.LC, make([]float64, top.LearningColumns())) },
 	)
 	if n.Mu != nil {
 		if len(mean) != n.Steps || len(scale) != n.Steps {
@@ -207,12 +223,65 @@ func (n *Network) Bind(frozen, learnable []float64, xs [][]float64, a []float64,
 	return nil
 }
 
+// BindState binds the entering state: h0[k] and c0[k] of every feature k
+// (Features values each; nil means zero). Call it after Bind, which zeroes it.
+func (n *Network) BindState(h0, c0 []float64) error {
+	F := n.Top.Features()
+	if h0 == nil {
+		h0 = make([]float64, F)
+	}
+	if c0 == nil {
+		c0 = make([]float64, F)
+	}
+	if len(h0) != F || len(c0) != F {
+		panic(fmt.Sprintf("graph: network state has lengths %d, %d, want %d", len(h0), len(c0), F))
+	}
+	for s, u := range n.Top.Stages {
+		lo := n.Top.FirstFeature(s)
+		if err := letVector(n.H0[s], h0[lo:lo+u]); err != nil {
+			return fmt.Errorf("graph: bind network state: %w", err)
+		}
+		if err := letVector(n.C0[s], c0[lo:lo+u]); err != nil {
+			return fmt.Errorf("graph: bind network state: %w", err)
+		}
+	}
+	return nil
+}
+
+// BindAdjoint binds the adjoint (λ_h, λ_c) of the learning stage's final
+// state (LearningColumns values each). Call it after Bind, which zeroes it.
+func (n *Network) BindAdjoint(lh, lc []float64) error {
+	u := n.Top.LearningColumns()
+	if len(lh) != u || len(lc) != u {
+		panic(fmt.Sprintf("graph: network adjoint has lengths %d, %d, want %d", len(lh), len(lc), u))
+	}
+	if err := letVector(n.LH, lh); err != nil {
+		return fmt.Errorf("graph: bind network adjoint: %w", err)
+	}
+	if err := letVector(n.LC, lc); err != nil {
+		return fmt.Errorf("graph: bind network adjoint: %w", err)
+	}
+	return nil
+}
+
+// StateGradient returns ∂L/∂h_0 and ∂L/∂c_0 of the learning stage after a
+// run (LearningColumns values each).
+func (n *Network) StateGradient() (dh0, dc0 []float64, err error) {
+	if dh0, err = Floats(n.Grads[5]); err != nil {
+		return nil, nil, err
+	}
+	if dc0, err = Floats(n.Grads[6]); err != nil {
+		return nil, nil, err
+	}
+	return dh0, dc0, nil
+}
+
 // Gradient returns the values of the gradient nodes after a run, as a fresh
 // vector in the learnable layout of arch.Network.
 func (n *Network) Gradient() ([]float64, error) {
 	top := n.Top
-	vals := make([][]float64, len(n.Grads))
-	for i, g := range n.Grads {
+	vals := make([][]float64, 5)
+	for i, g := range n.Grads[:5] {
 		v, err := Floats(g)
 		if err != nil {
 			return nil, err

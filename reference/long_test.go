@@ -11,16 +11,29 @@ import (
 	"github.com/ccn-go/ccn/arch"
 )
 
-// The largest sizes the compare package uses: dense H = 4, m = 12, T = 200 and
-// networks of 12 features (or 6 stages) at T = 50. Each builds a graph of
-// thousands of nodes (about 4 s together), so -short skips them. They also
-// guard against a Gorgonia defect: a dense graph whose outputs were collected
-// with Concat+Reshape got zero cell gradients from about 65 steps with H = 4.
+// The largest sizes the compare package uses, dense H = 4, m = 12, T = 200
+// and networks of 12 features (or 6 stages) at T = 50, against finite
+// differences: computed in windows of DefaultMaxUnroll steps, as the checks
+// do, in every test run.
 func TestLongTrajectories(t *testing.T) {
+	longTrajectories(t, New())
+}
+
+// The same trajectories unrolled into one graph each (thousands of nodes;
+// about 4 s together on an idle machine, minutes on a loaded one), so that
+// -short skips them and `make test-long` runs them (CI does). They guard
+// against a Gorgonia defect: a dense graph whose outputs were collected with
+// Concat+Reshape got zero cell gradients from about 65 steps with H = 4.
+func TestLongUnrolledGraphs(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds large graphs")
+		t.Skip("builds large graphs; make test-long runs it")
 	}
 	r := New()
+	r.MaxUnroll = 1000
+	longTrajectories(t, r)
+}
+
+func longTrajectories(t *testing.T, r *Reference) {
 	t.Run("dense H=4 m=12 T=200", func(t *testing.T) {
 		shape := arch.Dense{Hidden: 4, Inputs: 12}
 		rng := rand.New(rand.NewPCG(20, 21))

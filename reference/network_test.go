@@ -134,3 +134,51 @@ func TestNetworkPanics(t *testing.T) {
 	assert.PanicsWithValue(t, "reference: input 0 has length 2, want 3",
 		func() { r.Network(top, frozen, learnable, [][]float64{{1, 2}}, nil) })
 }
+
+// A network entered from the state another run ended in continues that run:
+// splitting a trajectory in two and passing the state gives the outputs of the
+// whole, and the graph entered from a nonzero state (the frozen columns' h, c
+// and statistics after a stage change) matches finite differences of the
+// plain pass from the same state.
+func TestNetworkFromState(t *testing.T) {
+	const m, steps, cut = 3, 14, 6
+	r := New()
+	for _, norm := range []arch.Normalization{{}, {Enabled: true, Decay: 0.8}} {
+		top := arch.CCN(m, 2, 2, norm)
+		rng := rand.New(rand.NewPCG(21, 3))
+		frozen := uniform(rng, top.NumFrozen(), 0.8)
+		learnable := uniform(rng, top.NumLearnable(), 0.8)
+		xs := inputs(rng, steps, m)
+
+		whole, _ := NetworkForward(top, frozen, learnable, xs, nil)
+		first, _, mid := NetworkForwardFrom(top, frozen, learnable, nil, xs[:cut], nil)
+		second, _, _ := NetworkForwardFrom(top, frozen, learnable, mid, xs[cut:], nil)
+		assert.Equal(t, whole, append(first, second...), "norm=%t", norm.Enabled)
+		assert.NotEqual(t, ZeroState(top.Features()), mid, "the state moved")
+
+		a := uniform(rng, steps-cut, 1)
+		ys, grad, err := r.NetworkFrom(top, frozen, learnable, mid, xs[cut:], a)
+		require.NoError(t, err)
+		assert.InDeltaSlice(t, second, ys, 1e-12)
+		_, stats, _ := NetworkForwardFrom(top, frozen, learnable, mid, xs[cut:], nil)
+		fd := centralDiff(learnable, func() float64 {
+			ys, _, _ := NetworkForwardFrom(top, frozen, learnable, mid, xs[cut:], stats)
+			return weighted(a, ys)
+		})
+		assertRelClose(t, fd, grad, fdTol, "gradient from a state")
+		// The cached graph is entered from zero again when no state is given.
+		zero, _, err := r.Network(top, frozen, learnable, xs[cut:], a)
+		require.NoError(t, err)
+		plain, _ := NetworkForward(top, frozen, learnable, xs[cut:], nil)
+		assert.InDeltaSlice(t, plain, zero, 1e-12)
+	}
+}
+
+func TestNetStateGrow(t *testing.T) {
+	s := &NetState{H: []float64{1}, C: []float64{2}, Mean: []float64{3}, Variance: []float64{4}}
+	g := s.Grow(3)
+	assert.Equal(t, &NetState{H: []float64{1, 0, 0}, C: []float64{2, 0, 0}, Mean: []float64{3, 0, 0}, Variance: []float64{4, 1, 1}}, g)
+	g.H[0] = 9
+	assert.Equal(t, 1.0, s.H[0], "Grow copies")
+	assert.Panics(t, func() { g.Grow(2) })
+}

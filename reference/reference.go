@@ -15,8 +15,37 @@ import (
 // A Reference is not safe for concurrent use: Gorgonia graphs hold their values
 // in their nodes. Use one Reference per goroutine.
 type Reference struct {
+	// MaxUnroll is the longest window one graph unrolls; a longer trajectory
+	// is computed in windows of at most MaxUnroll steps, from the last to the
+	// first, each window's gradient with respect to its entering state
+	// becoming the adjoint of the previous window's final state: the same
+	// gradient, exactly, without compiling a long graph (compiling costs time
+	// quadratic in a graph's node count). 0 means DefaultMaxUnroll.
+	MaxUnroll int
+
 	dense   map[denseKey]*denseRun
 	network map[string]*networkRun
+}
+
+// DefaultMaxUnroll is the default of Reference.MaxUnroll.
+const DefaultMaxUnroll = 5
+
+// chunks splits n steps into windows of at most max steps, the first one
+// taking the remainder so that the others share one graph; it returns the
+// windows' first steps and n.
+func chunks(n, max int) []int {
+	if max <= 0 {
+		max = DefaultMaxUnroll
+	}
+	first := n % max
+	if first == 0 {
+		first = min(n, max)
+	}
+	bounds := []int{0}
+	for b := first; b < n; b += max {
+		bounds = append(bounds, b)
+	}
+	return append(bounds, n)
 }
 
 type denseKey struct {
@@ -75,24 +104,45 @@ func (r *Reference) denseGraph(shape arch.Dense, steps int) (*denseRun, error) {
 	return dr, nil
 }
 
-// window runs the dense graph of len(xs) steps from (h0, c0) with weights a
-// and returns the window's outputs and the gradient of Σ a_t·y_t.
+// window returns the outputs of len(xs) steps from (h0, c0) (nil: zero) and
+// the gradient of Σ a_t·y_t with (h0, c0) held constant, in windows of at most
+// MaxUnroll steps (see MaxUnroll).
 func (r *Reference) window(shape arch.Dense, params, h0, c0 []float64, xs [][]float64, a []float64) (ys, grad []float64, err error) {
-	dr, err := r.denseGraph(shape, len(xs))
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := dr.g.Bind(params, h0, c0, xs, a); err != nil {
-		return nil, nil, fmt.Errorf("reference: %w", err)
-	}
-	if err := run(dr.vm); err != nil {
-		return nil, nil, err
-	}
-	if ys, err = dr.g.Outputs(); err != nil {
-		return nil, nil, fmt.Errorf("reference: %w", err)
-	}
-	if grad, err = dr.g.Gradient(); err != nil {
-		return nil, nil, fmt.Errorf("reference: %w", err)
+	bounds := chunks(len(xs), r.MaxUnroll)
+	_, hs, cs := Forward(shape, params, h0, c0, xs)
+	ys = make([]float64, len(xs))
+	grad = make([]float64, shape.NumParams())
+	lh, lc := make([]float64, shape.Hidden), make([]float64, shape.Hidden)
+	for i := len(bounds) - 2; i >= 0; i-- {
+		lo, hi := bounds[i], bounds[i+1]
+		dr, err := r.denseGraph(shape, hi-lo)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := dr.g.Bind(params, hs[lo], cs[lo], xs[lo:hi], a[lo:hi]); err != nil {
+			return nil, nil, fmt.Errorf("reference: %w", err)
+		}
+		if err := dr.g.BindAdjoint(lh, lc); err != nil {
+			return nil, nil, fmt.Errorf("reference: %w", err)
+		}
+		if err := run(dr.vm); err != nil {
+			return nil, nil, err
+		}
+		out, err := dr.g.Outputs()
+		if err != nil {
+			return nil, nil, fmt.Errorf("reference: %w", err)
+		}
+		copy(ys[lo:hi], out)
+		g, err := dr.g.Gradient()
+		if err != nil {
+			return nil, nil, fmt.Errorf("reference: %w", err)
+		}
+		for k, v := range g {
+			grad[k] += v
+		}
+		if lh, lc, err = dr.g.StateGradient(); err != nil {
+			return nil, nil, fmt.Errorf("reference: %w", err)
+		}
 	}
 	return ys, grad, nil
 }
@@ -176,6 +226,17 @@ func networkKey(top arch.Network, steps int) string {
 // statistics (μ_t and max(ε, σ_t) per feature and step) come from the plain
 // forward pass NetworkForward. T = len(xs) ≥ 1. Length mismatches panic.
 func (r *Reference) Network(top arch.Network, frozen, learnable []float64, xs [][]float64, a []float64) (ys, grad []float64, err error) {
+	return r.NetworkFrom(top, frozen, learnable, nil, xs, a)
+}
+
+// NetworkFrom is Network entered from the state start (nil: the zero state)
+// instead of the zero state: the columns' h and c and the normalization
+// statistics continue from start (reference.NetState), and the entering
+// state is a constant for the gradient. This is the network after a stage
+// change: the frozen columns carry their state and statistics over, the new
+// learning columns start from zero (see NetState.Grow), and since their
+// entering state does not depend on their parameters the gradient is exact.
+func (r *Reference) NetworkFrom(top arch.Network, frozen, learnable []float64, start *NetState, xs [][]float64, a []float64) (ys, grad []float64, err error) {
 	top.Validate()
 	if len(xs) == 0 {
 		panic("reference: no inputs")
@@ -187,32 +248,71 @@ func (r *Reference) Network(top arch.Network, frozen, learnable []float64, xs []
 	if len(a) != len(xs) {
 		panic(fmt.Sprintf("reference: %d objective weights for %d steps", len(a), len(xs)))
 	}
-	_, stats := NetworkForward(top, frozen, learnable, xs, nil)
-	key := networkKey(top, len(xs))
-	nr, ok := r.network[key]
-	if !ok {
-		g, err := graph.NewNetwork(top, len(xs))
+	bounds := chunks(len(xs), r.MaxUnroll)
+	starts := make([]*NetState, len(bounds)-1)
+	stats := make([]*Stats, len(bounds)-1)
+	st := start
+	for i := range starts {
+		starts[i] = st
+		_, stats[i], st = NetworkForwardFrom(top, frozen, learnable, st, xs[bounds[i]:bounds[i+1]], nil)
+	}
+	ys = make([]float64, len(xs))
+	grad = make([]float64, top.NumLearnable())
+	u := top.LearningColumns()
+	lh, lc := make([]float64, u), make([]float64, u)
+	for i := len(bounds) - 2; i >= 0; i-- {
+		lo, hi := bounds[i], bounds[i+1]
+		nr, err := r.networkGraph(top, hi-lo)
+		if err != nil {
+			return nil, nil, err
+		}
+		var mean, scale [][]float64
+		if stats[i] != nil {
+			mean, scale = stats[i].Mean, stats[i].Scale
+		}
+		if err := nr.g.Bind(frozen, learnable, xs[lo:hi], a[lo:hi], mean, scale); err != nil {
+			return nil, nil, fmt.Errorf("reference: %w", err)
+		}
+		if starts[i] != nil {
+			if err := nr.g.BindState(starts[i].H, starts[i].C); err != nil {
+				return nil, nil, fmt.Errorf("reference: %w", err)
+			}
+		}
+		if err := nr.g.BindAdjoint(lh, lc); err != nil {
+			return nil, nil, fmt.Errorf("reference: %w", err)
+		}
+		if err := run(nr.vm); err != nil {
+			return nil, nil, err
+		}
+		out, err := nr.g.Outputs()
 		if err != nil {
 			return nil, nil, fmt.Errorf("reference: %w", err)
 		}
-		nr = &networkRun{g: g, vm: newMachine(g.Graph, append(append(gorgonia.Nodes(nil), g.Y...), g.Grads...))}
-		r.network[key] = nr
-	}
-	var mean, scale [][]float64
-	if stats != nil {
-		mean, scale = stats.Mean, stats.Scale
-	}
-	if err := nr.g.Bind(frozen, learnable, xs, a, mean, scale); err != nil {
-		return nil, nil, fmt.Errorf("reference: %w", err)
-	}
-	if err := run(nr.vm); err != nil {
-		return nil, nil, err
-	}
-	if ys, err = nr.g.Outputs(); err != nil {
-		return nil, nil, fmt.Errorf("reference: %w", err)
-	}
-	if grad, err = nr.g.Gradient(); err != nil {
-		return nil, nil, fmt.Errorf("reference: %w", err)
+		copy(ys[lo:hi], out)
+		g, err := nr.g.Gradient()
+		if err != nil {
+			return nil, nil, fmt.Errorf("reference: %w", err)
+		}
+		for k, v := range g {
+			grad[k] += v
+		}
+		if lh, lc, err = nr.g.StateGradient(); err != nil {
+			return nil, nil, fmt.Errorf("reference: %w", err)
+		}
 	}
 	return ys, grad, nil
+}
+
+func (r *Reference) networkGraph(top arch.Network, steps int) (*networkRun, error) {
+	key := networkKey(top, steps)
+	if nr, ok := r.network[key]; ok {
+		return nr, nil
+	}
+	g, err := graph.NewNetwork(top, steps)
+	if err != nil {
+		return nil, fmt.Errorf("reference: %w", err)
+	}
+	nr := &networkRun{g: g, vm: newMachine(g.Graph, append(append(gorgonia.Nodes(nil), g.Y...), g.Grads...))}
+	r.network[key] = nr
+	return nr, nil
 }

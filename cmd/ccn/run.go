@@ -39,6 +39,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	config := fs.String("config", "", "JSON or YAML file with the same keys as the flags; flags given too override it")
 	force := fs.Bool("force", false, "rerun even if the directory holds a complete run (of any configuration)")
 	noGate := fs.Bool("no-gate", false, "skip the gradient check against the reference before the run")
+	inject := fs.String("inject", "", "inject a known mistake into the engines the gate checks, to see it refuse the run: "+injectionNames())
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -67,12 +68,21 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return configError(err, "")
 	}
+	in, err := compare.ParseInjection(*inject)
+	switch {
+	case err != nil:
+		return badInput("--inject: %s", strings.TrimPrefix(err.Error(), "compare: "))
+	case in != compare.InjectNone && *noGate:
+		return badInput("--inject needs the gate (drop --no-gate)")
+	case in != compare.InjectNone && !in.AppliesTo(r.Config().Method):
+		return badInput("--inject %s does not change the engine of method %s", in, r.Config().Method)
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	opts := experiments.Options{Force: *force, Progress: stderr, Terminal: isTerminal(stderr)}
 	if !*noGate {
-		opts.Gate = gate
+		opts.Gate = func(r experiments.Resolved) error { return gateWith(r, in) }
 	}
 	s, err := experiments.Run(ctx, r, *out, opts)
 	var other *experiments.OtherRunError
@@ -154,14 +164,31 @@ func (v settingValue) IsBoolFlag() bool {
 	return ok
 }
 
-// gate checks the configured architecture (at its final stage) against the
-// autodiff reference before a run.
-func gate(r experiments.Resolved) error {
+// gate checks the configured architecture against the autodiff reference
+// before a run (compare.Gate).
+func gate(r experiments.Resolved) error { return gateWith(r, compare.InjectNone) }
+
+// gateWarmup bounds the random number of steps of the run's stream skipped
+// before the gate's stretch of it.
+const gateWarmup = 10_000
+
+// gateWith is gate with the mistake in injected into the engines. The gate
+// runs on the run's own inputs: compare.GateLength steps (two windows for a
+// longer T-BPTT window) of the configured environment's stream, after a
+// warm-up of up to gateWarmup steps drawn from the seed, at the configured
+// sizes and normalization.
+func gateWith(r experiments.Resolved, in compare.Injection) error {
 	c := r.Config()
-	inputs := r.NewEnv().ObservationSize()
-	spec := compare.GateSpec{Seed: c.Seed}
-	if n, ok := r.Network(inputs); ok {
-		spec.Net = &n
+	e := r.NewEnv()
+	inputs := e.ObservationSize()
+	n := compare.GateLength
+	if c.Method == arch.MethodTBPTT {
+		n = max(n, 2*c.Truncation)
+	}
+	rng := compare.NewRand(c.Seed, 1)
+	spec := compare.GateSpec{Xs: compare.StreamInputs(e, rng.IntN(gateWarmup), n), Seed: c.Seed, Inject: in}
+	if top, ok := r.Network(inputs); ok {
+		spec.Net = &compare.GateNet{FeaturesPerStage: c.FeaturesPerStage, MaxFeatures: c.Features, Norm: top.Norm}
 	} else {
 		d, _ := r.Dense(inputs)
 		spec.Dense = &d

@@ -255,3 +255,50 @@ func TestRunRefusesADirectoryOfAnotherConfiguration(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stdout, "skipped")
 }
+
+// ccn run --inject: the gate refuses the run (exit 1, one line naming the
+// failing check) and leaves no directory; an unknown mistake, one that does
+// not change the method's engine, or --no-gate with --inject are bad input.
+func TestRunInjectIsRefused(t *testing.T) {
+	base := t.TempDir()
+	refused := []struct {
+		name  string
+		args  []string
+		check string
+	}{
+		{"tbptt off-by-one", []string{"--method", "tbptt", "--hidden", "2", "--truncation", "5", "--inject", "off-by-one-window"}, "T-BPTT H=2 m=12 k=5"},
+		{"ccn stage change", []string{"--method", "ccn", "--features", "4", "--features-per-stage", "2", "--inject", "restart-stats-at-stage"}, "stage change 0->1"},
+		{"columnar recurrent", []string{"--method", "columnar", "--features", "2", "--inject", "drop-recurrent-term"}, "columnar 2"},
+	}
+	for _, tt := range refused {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(base, strings.ReplaceAll(tt.name, " ", "_"))
+			args := append([]string{"run", "--steps", "1000", "--out", out}, tt.args...)
+			code, stdout, stderr := runCLI(args...)
+			assert.Equal(t, 1, code, stderr)
+			assert.Empty(t, stdout)
+			assert.Contains(t, stderr, "gradient gate")
+			assert.Contains(t, stderr, tt.check)
+			assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %q", stderr)
+			assert.NoDirExists(t, out)
+		})
+	}
+	bad := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unknown", []string{"--inject", "nonsense"}, "unknown injection"},
+		{"no gate", []string{"--inject", "drop-recurrent-term", "--no-gate"}, "--inject needs the gate"},
+		{"not this method", []string{"--method", "columnar", "--inject", "off-by-one-window"}, "does not change the engine of method columnar"},
+	}
+	for _, tt := range bad {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(base, strings.ReplaceAll(tt.name, " ", "_"))
+			code, _, stderr := runCLI(append([]string{"run", "--steps", "1000", "--out", out}, tt.args...)...)
+			assert.Equal(t, 2, code, stderr)
+			assert.Contains(t, stderr, tt.want)
+			assert.NoDirExists(t, out)
+		})
+	}
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/ccn-go/ccn/compare"
@@ -12,15 +13,20 @@ import (
 // (exit 1) if any case disagrees with the reference beyond compare.Tolerance.
 func runVerify(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("verify", stderr)
-	trajectories := intFlag(fs, "trajectories", 2, "random trajectories per case")
+	trajectories := intFlag(fs, "trajectories", 0, "random trajectories per case (default 3: one per parameter scale 0.1, 0.5, 1.5)")
 	length := intFlag(fs, "length", 200, "longest trajectory for the column, dense RTRL and T-BPTT cases (≥ 1)")
 	netLength := intFlag(fs, "network-length", 30, "trajectory length for the network cases (≥ 1)")
 	seed := uint64Flag(fs, "seed", 1, "seed of the random parameters and trajectories")
 	suite := fs.String("suite", "all", "which cases: cells, networks or all")
+	inject := fs.String("inject", "", "inject a known mistake into the engines, to see the checks fail: "+injectionNames())
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	cfg := compare.SuiteConfig{Trajectories: *trajectories, Length: *length, NetworkLength: *netLength, Seed: *seed}
+	in, err := compare.ParseInjection(*inject)
+	if err != nil {
+		return badInput("--inject: %s", strings.TrimPrefix(err.Error(), "compare: "))
+	}
+	cfg := compare.SuiteConfig{Trajectories: *trajectories, Length: *length, NetworkLength: *netLength, Seed: *seed, Inject: in}
 	switch *suite {
 	case "cells":
 		cfg.Cells = true
@@ -31,10 +37,13 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	default:
 		return badInput("--suite must be cells, networks or all, got %q", *suite)
 	}
-	if *trajectories < 1 || *length < 1 || *netLength < 1 {
-		return badInput("--trajectories, --length and --network-length must be at least 1")
+	if *trajectories < 0 || *length < 1 || *netLength < 1 {
+		return badInput("--trajectories must be at least 0 (0: the default), --length and --network-length at least 1")
 	}
 	start := time.Now()
+	if in != compare.InjectNone {
+		fmt.Fprintf(stdout, "injected: %s (the cases whose engine makes this mistake must FAIL)\n", in)
+	}
 	fmt.Fprintf(stdout, "%-8s  %-12s  %4s  %4s  %5s  %6s  %4s  %-5s  %6s  %10s  %10s  %s\n",
 		"engine", "cell", "H", "m", "stage", "norm", "T", "k", "params", "max abs", "max rel", "result")
 	failed := 0
@@ -57,13 +66,26 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 		worst = worst.Worst(r.Agreement)
-		fmt.Fprintf(stdout, "%-8s  %-12s  %4d  %4d  %5d  %6s  %4d  %-5s  %6d  %10.3g  %10.3g  %s\n",
-			r.Engine, r.CellName(), r.Hidden, r.Inputs, r.Stage(), norm, r.Length, k, r.Params(), r.MaxAbs, r.MaxRel, verdict)
+		fmt.Fprintf(stdout, "%-8s  %-12s  %4d  %4d  %5s  %6s  %4d  %-5s  %6d  %10.3g  %10.3g  %s\n",
+			r.Engine, r.CellName(), r.Hidden, r.Inputs, r.StageName(), norm, r.Length, k, r.Params(), r.MaxAbs, r.MaxRel, verdict)
 	})
 	fmt.Fprintf(stdout, "\n%d cases, %d failed; worst max abs %.3g, worst max rel %.3g (tolerance %g); %.1fs\n",
 		len(results), failed, worst.MaxAbs, worst.MaxRel, compare.Tolerance, time.Since(start).Seconds())
 	if failed > 0 {
-		return exitError{code: 1, msg: fmt.Sprintf("%d of %d cases disagree with the reference", failed, len(results))}
+		msg := fmt.Sprintf("%d of %d cases disagree with the reference", failed, len(results))
+		if in != compare.InjectNone {
+			msg += fmt.Sprintf(" (with %s injected)", in)
+		}
+		return exitError{code: 1, msg: msg}
 	}
 	return nil
+}
+
+// injectionNames lists the names --inject accepts.
+func injectionNames() string {
+	var names []string
+	for _, in := range compare.Injections() {
+		names = append(names, string(in))
+	}
+	return strings.Join(names, ", ")
 }

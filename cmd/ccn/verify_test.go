@@ -20,10 +20,39 @@ func TestVerifySmallSuite(t *testing.T) {
 		}
 	}
 	assert.Greater(t, rows, 100, "one row per case")
-	for _, cell := range []string{" column ", " dense ", " columnar ", " constructive ", " ccn "} {
+	for _, cell := range []string{" column ", " dense ", " dense+b_out ", " columnar ", " constructive ", " ccn "} {
 		assert.Contains(t, stdout, cell)
 	}
+	for _, col := range []string{" 0->1 ", " 1->2 ", " 2->3 ", " fast ", " floor ", " run ", " 275 "} {
+		assert.Contains(t, stdout, col, "stage changes, moving and run normalization, Atari inputs")
+	}
 	assert.Contains(t, lines[len(lines)-1], "0 failed")
+}
+
+// With a mistake injected, the cases whose engine makes it FAIL and verify
+// exits 1; the others still pass.
+func TestVerifyInject(t *testing.T) {
+	code, stdout, stderr := runCLI("verify", "--inject", "drop-forget-path", "--suite", "cells", "--trajectories", "1", "--length", "6")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "disagree with the reference (with drop-forget-path injected)")
+	assert.Contains(t, stdout, "injected: drop-forget-path")
+	fails, passes := 0, 0
+	for _, l := range strings.Split(stdout, "\n") {
+		switch {
+		case strings.HasPrefix(l, "backward") && strings.Contains(l, "FAIL"):
+			fails++
+		case strings.HasPrefix(l, "forward"):
+			assert.True(t, strings.HasSuffix(l, "PASS"), "forward engines have no forget path to drop: %s", l)
+			passes++
+		}
+	}
+	assert.Positive(t, fails, "T-BPTT rows fail")
+	assert.Positive(t, passes)
+
+	code, stdout, stderr = runCLI("verify", "--inject", "nonsense")
+	assert.Equal(t, 2, code)
+	assert.Empty(t, stdout)
+	assert.Contains(t, stderr, "drop-recurrent-term")
 }
 
 func TestVerifyBadFlags(t *testing.T) {

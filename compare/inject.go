@@ -1,0 +1,93 @@
+package compare
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ccn-go/ccn/arch"
+	"github.com/ccn-go/ccn/backward"
+	"github.com/ccn-go/ccn/forward"
+)
+
+// Injection names a known mistake to inject into the hand-written engines
+// (`ccn verify --inject`, `ccn run --inject`): it shows that the checks have
+// teeth, since every case whose engine makes the mistake must fail. The zero
+// value injects nothing.
+type Injection string
+
+// The injectable mistakes. Each reaches only the engines that can make it
+// (forward.Defect and backward.Defect say which); the others run correctly.
+const (
+	InjectNone                 Injection = ""
+	InjectDropRecurrentTerm    Injection = "drop-recurrent-term"    // column, dense RTRL, networks: forward.DropRecurrentTerm
+	InjectOffByOneWindow       Injection = "off-by-one-window"      // T-BPTT: backward.OffByOneWindow
+	InjectDropForgetPath       Injection = "drop-forget-path"       // T-BPTT: backward.DropForgetPath
+	InjectPreviousStepFeatures Injection = "previous-step-features" // Constructive, CCN: forward.PreviousStepFeatures
+	InjectRestartStats         Injection = "restart-stats-at-stage" // stage changes: forward.RestartStatsAtStage
+	InjectRestartState         Injection = "restart-state-at-stage" // stage changes: forward.RestartStateAtStage
+)
+
+// Injections lists every mistake that can be injected, in order.
+func Injections() []Injection {
+	return []Injection{InjectDropRecurrentTerm, InjectOffByOneWindow, InjectDropForgetPath,
+		InjectPreviousStepFeatures, InjectRestartStats, InjectRestartState}
+}
+
+// ParseInjection returns the Injection named s ("" is InjectNone), or an
+// error listing the names.
+func ParseInjection(s string) (Injection, error) {
+	if s == "" {
+		return InjectNone, nil
+	}
+	for _, in := range Injections() {
+		if string(in) == s {
+			return in, nil
+		}
+	}
+	names := make([]string, 0, len(Injections()))
+	for _, in := range Injections() {
+		names = append(names, string(in))
+	}
+	return InjectNone, fmt.Errorf("compare: unknown injection %q (want %s)", s, strings.Join(names, ", "))
+}
+
+// Forward is the defect of the forward-mode engines (columns, dense RTRL,
+// networks) that in injects.
+func (in Injection) Forward() forward.Defect {
+	switch in {
+	case InjectDropRecurrentTerm:
+		return forward.DropRecurrentTerm
+	case InjectPreviousStepFeatures:
+		return forward.PreviousStepFeatures
+	case InjectRestartStats:
+		return forward.RestartStatsAtStage
+	case InjectRestartState:
+		return forward.RestartStateAtStage
+	}
+	return forward.NoDefect
+}
+
+// Backward is the defect of backward.TBPTT that in injects.
+func (in Injection) Backward() backward.Defect {
+	switch in {
+	case InjectOffByOneWindow:
+		return backward.OffByOneWindow
+	case InjectDropForgetPath:
+		return backward.DropForgetPath
+	}
+	return backward.NoDefect
+}
+
+// AppliesTo reports whether in changes the engine of method m, so that the
+// gate of a run of m must refuse it.
+func (in Injection) AppliesTo(m arch.Method) bool {
+	switch in {
+	case InjectDropRecurrentTerm:
+		return m != arch.MethodTBPTT
+	case InjectOffByOneWindow, InjectDropForgetPath:
+		return m == arch.MethodTBPTT
+	case InjectPreviousStepFeatures, InjectRestartStats, InjectRestartState:
+		return m == arch.MethodCCN || m == arch.MethodConstructive
+	}
+	return false
+}

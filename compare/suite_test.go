@@ -1,0 +1,75 @@
+package compare
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/ccn-go/ccn/arch"
+	"github.com/ccn-go/ccn/reference"
+)
+
+// Every injection makes exactly the cases whose engine makes the mistake
+// fail, and leaves the others passing (what ccn verify --inject shows).
+func TestSuiteInjectionsFailWhereTheyApply(t *testing.T) {
+	staged := StagedSpec{Inputs: 3, FeaturesPerStage: 2, MaxFeatures: 6, Norm: FastNorm, Segments: []int{6, 6, 6}, From: 2}
+	cases := map[string]Case{
+		"column":   {Engine: "forward", Cell: "column", Hidden: 1, Inputs: 3, Length: 10},
+		"rtrl":     {Engine: "forward", Cell: "dense", Hidden: 2, Inputs: 3, Length: 10, OutBias: true},
+		"tbptt":    {Engine: "backward", Cell: "dense", Hidden: 2, Inputs: 3, Length: 10, Truncation: 3, OutBias: true},
+		"columnar": {Engine: "forward", Cell: "columnar", Hidden: 3, Inputs: 3, Length: 10, Net: arch.Columnar(3, 3, FastNorm), Norm: "fast"},
+		"ccn":      {Engine: "forward", Cell: "ccn", Hidden: 6, Inputs: 3, Length: 10, Net: arch.CCN(3, 2, 2, FastNorm), Norm: "fast"},
+		"staged":   {Engine: "forward", Cell: "ccn", Hidden: 6, Inputs: 3, Length: 18, Net: staged.topologies()[2], Norm: "fast", Staged: &staged},
+	}
+	fails := map[Injection]string{
+		InjectNone:                 "",
+		InjectDropRecurrentTerm:    "column rtrl columnar ccn staged",
+		InjectOffByOneWindow:       "tbptt",
+		InjectDropForgetPath:       "tbptt",
+		InjectPreviousStepFeatures: "ccn staged",
+		InjectRestartStats:         "staged",
+		InjectRestartState:         "staged",
+	}
+	r := reference.New()
+	for in, want := range fails {
+		for name, c := range cases {
+			res := RunCase(r, c, SuiteConfig{Trajectories: 2, Seed: 5, Inject: in}, 0)
+			assert.NoError(t, res.Err)
+			shouldFail := strings.Contains(" "+want+" ", " "+name+" ")
+			assert.Equal(t, !shouldFail, res.Pass(), "%q on %s: max rel %.3g", in, name, res.MaxRel)
+		}
+	}
+}
+
+// The default suite runs every parameter scale (the saturated one too) on
+// every case, network kinds at 275 inputs, stage changes (1 to 3) under every
+// normalization, and the runs' own normalization.
+func TestSuiteCoverage(t *testing.T) {
+	cfg := SuiteConfig{Cells: true, Networks: true}
+	assert.Equal(t, len(scales), cfg.withDefaults().Trajectories)
+	changes := map[string]map[string]bool{}
+	atari := map[string]bool{}
+	for _, c := range Cases(cfg) {
+		if c.Inputs == AtariInputs {
+			atari[c.Cell] = true
+		}
+		if c.Staged != nil {
+			if changes[c.Cell] == nil {
+				changes[c.Cell] = map[string]bool{}
+			}
+			changes[c.Cell][c.StageName()+" "+c.Norm] = true
+			assert.Equal(t, len(c.Staged.Segments)-1, c.Staged.From, "the row compares the segment after its change")
+		}
+	}
+	for _, cell := range []string{"column", "dense", "columnar", "constructive", "ccn"} {
+		assert.True(t, atari[cell], "%s at 275 inputs", cell)
+	}
+	for _, cell := range []string{"constructive", "ccn"} {
+		for _, n := range networkNorms {
+			for _, ch := range []string{"0->1", "1->2", "2->3"} {
+				assert.True(t, changes[cell][ch+" "+n.name], "%s %s %s", cell, ch, n.name)
+			}
+		}
+	}
+}
