@@ -28,6 +28,11 @@ type Plan struct {
 // Group is one method or variant: its candidates compete in the selection.
 type Group struct {
 	Name string `json:"name"`
+	// Family is the group's name in the study, without the environment;
+	// Env is the label of the environment (EnvSpec) when the study runs its
+	// groups over a list of environments: Name is then Family@Env.
+	Family string `json:"family,omitempty"`
+	Env    string `json:"env,omitempty"`
 	// Tuned are the grid keys, sorted; the candidates differ only in them.
 	Tuned      []string    `json:"tuned"`
 	Candidates []Candidate `json:"candidates"`
@@ -96,7 +101,29 @@ func (s Study) Plan(scale string) (Plan, error) {
 	if p.SweepSeeds == nil {
 		p.SweepSeeds = Seeds{}
 	}
+	envs := []EnvSpec{{}}
+	if len(s.Envs) > 0 {
+		envs = envs[:0]
+		for _, entry := range s.Envs {
+			e, err := ParseEnv(entry)
+			if err != nil {
+				return p, err
+			}
+			envs = append(envs, e)
+		}
+	}
 	names := map[string]bool{}
+	for _, env := range envs {
+		if err := s.planEnv(&p, env, sc, names); err != nil {
+			return p, err
+		}
+	}
+	return p, nil
+}
+
+// planEnv appends the groups of the study run on env (the zero EnvSpec: on
+// the environment of the settings) to p.
+func (s Study) planEnv(p *Plan, env EnvSpec, sc Scale, names map[string]bool) error {
 	for _, gs := range s.Groups {
 		entries := gs.Each
 		if len(entries) == 0 {
@@ -116,21 +143,29 @@ func (s Study) Plan(scale string) (Plan, error) {
 				}
 				name += "/" + suffix
 			}
+			family := name
+			if env.Env != "" {
+				maps.Copy(over, env.config())
+				name += "@" + env.Label
+			}
 			if names[name] {
-				return p, invalid("group %s appears twice", name)
+				return invalid("group %s appears twice", name)
 			}
 			names[name] = true
 			g, err := s.group(name, gs, over, sc)
 			if err != nil {
-				return p, err
+				return err
+			}
+			if env.Env != "" {
+				g.Family, g.Env = family, env.Label
 			}
 			if len(g.Candidates) > 1 && len(p.SweepSeeds) == 0 {
-				return p, invalid("scale %s: group %s tunes %s but there are no sweep-seeds", scale, name, strings.Join(g.Tuned, ", "))
+				return invalid("scale %s: group %s tunes %s but there are no sweep-seeds", p.Scale, name, strings.Join(g.Tuned, ", "))
 			}
 			p.Groups = append(p.Groups, g)
 		}
 	}
-	return p, nil
+	return nil
 }
 
 // group expands one group: base < config < each entry < scale set < grid point.

@@ -62,6 +62,10 @@ type Study struct {
 	// Groups are the methods or variants compared; each gets its own
 	// selection.
 	Groups []GroupSpec `yaml:"groups"`
+	// Envs, if not empty, runs every group on each environment of the list,
+	// as one group per environment (named GROUP@LABEL, see EnvSpec); the
+	// base may then not set env or stream. ccn sweep --envs replaces it.
+	Envs []string `yaml:"envs"`
 	// Scales maps a scale name (paper, quick, smoke) to its steps and seeds.
 	Scales map[string]Scale `yaml:"scales"`
 }
@@ -191,6 +195,9 @@ func Parse(data []byte) (Study, error) {
 		return s, bad("no scales")
 	}
 	if err := checkKeys("base", s.Base); err != nil {
+		return s, err
+	}
+	if err := s.checkEnvs(); err != nil {
 		return s, err
 	}
 	for _, g := range s.Groups {

@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -55,6 +56,7 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 	noGate := fs.Bool("no-gate", false, "skip the gradient check against the reference before runs")
 	retry := fs.Bool("retry-failed", false, "forget earlier failures and try failed runs again")
 	attempts := intFlag(fs, "max-attempts", sweep.DefaultMaxAttempts, "tries of a failing run before it counts as failed")
+	envs := fs.String("envs", "", "comma-separated `list` of environments (names or atari:FILE) replacing the study's envs; +LIST adds to them")
 	every := fs.Duration("progress-every", sweep.DefaultInterval, "time between progress lines when stderr is not a terminal")
 
 	file, rest := "", args
@@ -87,6 +89,15 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 	study, err := sweep.Load(file)
 	if err != nil {
 		return studyError(err)
+	}
+	if *envs != "" {
+		list := strings.Split(strings.TrimPrefix(*envs, "+"), ",")
+		if strings.HasPrefix(*envs, "+") {
+			list = append(slices.Clone(study.Envs), list...)
+		}
+		if study, err = study.WithEnvs(list); err != nil {
+			return studyError(err)
+		}
 	}
 	plan, err := study.Plan(*scale)
 	if err != nil {

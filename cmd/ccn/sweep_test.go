@@ -173,6 +173,8 @@ func TestSweepBadInput(t *testing.T) {
 		{"collect of a non-results dir", []string{"collect", dir}, "holds no plans"},
 		{"missing parent of out", []string{"sweep", tinyStudy, "--scale", "test", "--out", filepath.Join(dir, "none", "x")}, "parent " + filepath.Join(dir, "none") + " is not an existing directory"},
 		{"unknown flag", []string{"sweep", tinyStudy, "--jobs", "2", "--out", dir}, "flag provided but not defined: --jobs (see ccn sweep -h)"},
+		{"environment twice", []string{"sweep", tinyStudy, "--scale", "test", "--out", dir, "--envs", "trace-patterning,trace-patterning"}, "trace-patterning appears twice in envs"},
+		{"bad stream entry", []string{"sweep", tinyStudy, "--scale", "test", "--out", dir, "--envs", "+atari:"}, "atari:FILE needs a file"},
 		{"malformed number", []string{"sweep", tinyStudy, "--out", dir, "-j", "two"}, `invalid value "two" for flag --j`},
 	}
 	for _, tt := range tests {
