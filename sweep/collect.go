@@ -208,6 +208,7 @@ const (
 )
 
 // WriteFiles writes curves.csv, candidates.csv and selection.csv into dir,
+// and normalized.csv when a plan runs over a list of environments,
 // each through a temporary file and a rename, and returns their paths.
 func (r *Results) WriteFiles(dir string) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -217,7 +218,11 @@ func (r *Results) WriteFiles(dir string) ([]string, error) {
 	for _, f := range []struct {
 		name  string
 		write func(io.Writer) error
-	}{{CurvesFile, r.WriteCurves}, {CandidatesFile, r.WriteCandidates}, {SelectionFile, r.WriteSelection}} {
+	}{{CurvesFile, r.WriteCurves}, {CandidatesFile, r.WriteCandidates}, {SelectionFile, r.WriteSelection},
+		{NormalizedFile, r.WriteNormalized}} {
+		if f.name == NormalizedFile && !r.hasEnvs() {
+			continue
+		}
 		path := filepath.Join(dir, f.name)
 		if err := atomicfile.Write(path, 0o644, f.write); err != nil {
 			return paths, fmt.Errorf("sweep: %w", err)
