@@ -1,11 +1,13 @@
 package experiments
 
 import (
+	"fmt"
 	"math/rand/v2"
 
 	"github.com/ccn-go/ccn/arch"
 	"github.com/ccn-go/ccn/backward"
 	"github.com/ccn-go/ccn/env"
+	"github.com/ccn-go/ccn/env/catalog"
 	"github.com/ccn-go/ccn/forward"
 )
 
@@ -21,10 +23,31 @@ func learnerSeed(seed uint64) uint64 {
 	return z ^ (z >> 31)
 }
 
-// NewEnv returns the environment of r.
-func (r Resolved) NewEnv() env.Env {
+// OpenEnv returns the environment of r, by name from env/catalog. Only a
+// recorded stream can fail (a missing, unreadable or refused file: the
+// errors of atari.Open); close it with catalog.Close.
+func (r Resolved) OpenEnv() (env.Env, error) {
 	c := r.c
-	return env.NewTracePatterning(env.TraceConfig{Gamma: c.Gamma}, c.Seed)
+	return catalog.New(c.Env, catalog.Options{Seed: c.Seed, Gamma: c.Gamma, Stream: c.Stream})
+}
+
+// NewEnv is OpenEnv for callers that have already opened the environment
+// once (Run does, before anything else): it panics on an error.
+func (r Resolved) NewEnv() env.Env {
+	e, err := r.OpenEnv()
+	if err != nil {
+		panic(fmt.Sprintf("experiments: environment %s: %v", r.c.Env, err))
+	}
+	return e
+}
+
+// Inputs returns the observation length of r's environment.
+func (r Resolved) Inputs() int {
+	info, err := catalog.Lookup(r.c.Env)
+	if err != nil {
+		panic(err.Error()) // Resolve checked the name
+	}
+	return info.Inputs
 }
 
 // Network returns the topology of r once every stage has been added, and

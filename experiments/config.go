@@ -46,6 +46,7 @@ func (e *ConfigError) Unwrap() error { return ErrInvalid }
 // zero.
 type RunConfig struct {
 	Env              string
+	Stream           string // the recorded file of env atari
 	Method           arch.Method
 	Steps            int
 	Seed             uint64
@@ -124,7 +125,11 @@ func (c RunConfig) Resolve() (Resolved, error) {
 			continue
 		}
 		if p := s.Check(&c); p != "" {
-			return Resolved{}, &ConfigError{Key: s.Key, Problem: fmt.Sprintf("%s %s %s", s.Key, s.Format(&c), p)}
+			what := s.Key
+			if v := s.Format(&c); v != "" {
+				what += " " + v
+			}
+			return Resolved{}, &ConfigError{Key: s.Key, Problem: what + " " + p}
 		}
 	}
 	return Resolved{c}, nil

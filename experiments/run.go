@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/ccn-go/ccn/env"
+	"github.com/ccn-go/ccn/env/atari"
+	"github.com/ccn-go/ccn/env/catalog"
 	"github.com/ccn-go/ccn/internal/atomicfile"
 )
 
@@ -82,6 +84,17 @@ func Run(ctx context.Context, r Resolved, dir string, opts Options) (Summary, er
 			return s, nil
 		}
 	}
+	// A recorded stream is opened (and checked) before anything else, so
+	// that a bad file leaves nothing behind.
+	e, err := r.OpenEnv()
+	if err != nil {
+		return Summary{}, &ConfigError{Key: "stream", Problem: fmt.Sprintf("env %s: %v", r.c.Env, err)}
+	}
+	defer catalog.Close(e)
+	if f, ok := e.(*atari.File); ok && opts.Progress != nil {
+		fmt.Fprintf(opts.Progress, "stream %s: %d records, %d episodes, %d-value readings, sha256 %s\n",
+			f.Path(), f.Records(), f.Episodes(), f.ReadingLength(), f.SHA256())
+	}
 	if opts.Gate != nil {
 		if err := opts.Gate(r); err != nil {
 			return Summary{}, err
@@ -93,7 +106,7 @@ func Run(ctx context.Context, r Resolved, dir string, opts Options) (Summary, er
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return Summary{}, fmt.Errorf("experiments: create %s: %w", dir, err)
 	}
-	s, err := execute(ctx, r, dir, opts)
+	s, err := execute(ctx, r, e, dir, opts)
 	if err != nil && !errors.Is(err, ErrDiverged) {
 		if created {
 			os.RemoveAll(dir)
@@ -105,7 +118,7 @@ func Run(ctx context.Context, r Resolved, dir string, opts Options) (Summary, er
 
 // execute runs the learning loop and writes the files; on an error other than
 // divergence it leaves no file of its own behind.
-func execute(ctx context.Context, r Resolved, dir string, opts Options) (sum Summary, err error) {
+func execute(ctx context.Context, r Resolved, e env.Env, dir string, opts Options) (sum Summary, err error) {
 	cfg := r.Config()
 	// An old summary must not vouch for the files being replaced.
 	if err := os.Remove(filepath.Join(dir, SummaryFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -123,7 +136,6 @@ func execute(ctx context.Context, r Resolved, dir string, opts Options) (sum Sum
 	curve := bufio.NewWriterSize(curveTmp, 1<<16)
 	curve.WriteString(curveHeader + "\n")
 
-	e := r.NewEnv()
 	learner, layout, opt := r.NewLearner(e.ObservationSize())
 	agent := NewTD(learner, layout, opt, cfg.Gamma, *cfg.Lambda)
 	win := newWindowError(cfg.Window)

@@ -93,15 +93,29 @@ func scaledSteps(paper map[arch.Method]int) func(c *RunConfig) any {
 // Adding a setting is adding a row here and a field to RunConfig (see
 // docs/extending.md).
 var Settings = []Setting{
-	{Key: "env", Help: "environment (ccn envs lists them; runs use " + EnvTracePatterning + ")",
+	{Key: "env", Help: "environment: " + strings.Join(catalog.Names(), ", ") + " (ccn envs)",
 		Default: constant(EnvTracePatterning),
 		Check: func(c *RunConfig) string {
-			if c.Env != EnvTracePatterning {
-				return "unknown (want " + EnvTracePatterning + ")"
+			if _, err := catalog.Lookup(c.Env); err != nil {
+				return "unknown (want " + strings.Join(catalog.Names(), ", ") + ")"
 			}
 			return ""
 		},
 		Field: func(c *RunConfig) any { return &c.Env }},
+	{Key: "stream", Help: "recorded ExperienceBuffer file of env " + catalog.Atari + ", needed by it and by no other",
+		Check: func(c *RunConfig) string {
+			info, err := catalog.Lookup(c.Env)
+			switch {
+			case err != nil:
+				return ""
+			case info.Stream && c.Stream == "":
+				return "missing: env " + c.Env + " reads a recorded file (--stream FILE)"
+			case !info.Stream && c.Stream != "":
+				return "does not apply to env " + c.Env
+			}
+			return ""
+		},
+		Field: func(c *RunConfig) any { return &c.Stream }},
 	{Key: "method", Help: "learner: " + methodList(),
 		Default: constant(arch.MethodCCN),
 		Check: func(c *RunConfig) string {
@@ -198,10 +212,16 @@ var Settings = []Setting{
 			return ""
 		},
 		Field: func(c *RunConfig) any { return &c.Optimizer }},
-	{Key: "window", Unit: "steps", Help: "steps the error curve averages over",
-		Default: constant(100_000),
-		Check:   atLeast1(func(c *RunConfig) int { return c.Window }),
-		Field:   func(c *RunConfig) any { return &c.Window }},
+	{Key: "window", Unit: "steps", Help: "steps the error curve averages over, by default the paper's for the environment (ccn envs)",
+		Default: func(c *RunConfig) any {
+			info, err := catalog.Lookup(c.Env)
+			if err != nil {
+				return 0 // the env row reports the problem first
+			}
+			return info.Window
+		},
+		Check: atLeast1(func(c *RunConfig) int { return c.Window }),
+		Field: func(c *RunConfig) any { return &c.Window }},
 	{Key: "log-every", Unit: "steps", Help: "steps between curve points",
 		Default: constant(10_000),
 		Check:   atLeast1(func(c *RunConfig) int { return c.LogEvery }),

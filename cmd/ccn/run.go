@@ -13,6 +13,7 @@ import (
 
 	"github.com/ccn-go/ccn/arch"
 	"github.com/ccn-go/ccn/compare"
+	"github.com/ccn-go/ccn/env/catalog"
 	"github.com/ccn-go/ccn/experiments"
 )
 
@@ -180,6 +181,7 @@ const gateWarmup = 10_000
 func gateWith(r experiments.Resolved, in compare.Injection) error {
 	c := r.Config()
 	e := r.NewEnv()
+	defer catalog.Close(e)
 	inputs := e.ObservationSize()
 	n := compare.GateLength
 	if c.Method == arch.MethodTBPTT {

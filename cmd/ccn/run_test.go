@@ -38,7 +38,7 @@ func TestRunBadInput(t *testing.T) {
 		want string // substring of the one-line message
 	}{
 		{"unknown method", []string{"--method", "gru"}, `method gru unknown`},
-		{"unknown env", []string{"--env", "atari"}, `env atari unknown`},
+		{"unknown env", []string{"--env", "pong"}, `env pong unknown`},
 		{"unknown optimizer", []string{"--optimizer", "sgd"}, `optimizer sgd unknown`},
 		{"zero steps", []string{"--steps", "0"}, "--steps must be positive"},
 		{"negative steps", []string{"--steps", "-5"}, "steps -5 must be at least 1"},
