@@ -74,7 +74,7 @@ func TestResolveNamesTheSetting(t *testing.T) {
 		want string
 	}{
 		{"method", RunConfig{Method: "gru"}, "method", "method gru unknown"},
-		{"env", RunConfig{Env: "atari"}, "env", "env atari unknown"},
+		{"env", RunConfig{Env: "pong"}, "env", "env pong unknown"},
 		{"optimizer", RunConfig{Optimizer: "sgd"}, "optimizer", "optimizer sgd unknown"},
 		{"steps", RunConfig{Steps: -1}, "steps", "steps -1 must be at least 1"},
 		{"step size", RunConfig{StepSize: -1}, "step-size", "step-size -1 must be a positive number"},
@@ -156,7 +156,7 @@ func TestRunConfigJSONRoundTrip(t *testing.T) {
 	r := RunConfig{Method: arch.MethodTBPTT, Steps: 1234, Seed: 7, Lambda: new(0.0)}.MustResolve()
 	b, err := json.Marshal(r)
 	require.NoError(t, err)
-	assert.JSONEq(t, `{"env":"trace-patterning","method":"tbptt","steps":1234,"seed":7,"step-size":0.0003,"lambda":0,"gamma":0.9,
+	assert.JSONEq(t, `{"env":"trace-patterning","stream":"","method":"tbptt","steps":1234,"seed":7,"step-size":0.0003,"lambda":0,"gamma":0.9,
 		"features":0,"features-per-stage":0,"steps-per-stage":0,"hidden":4,"no-out-bias":false,"truncation":15,"epsilon":0,"norm-decay":0,
 		"no-norm":false,"optimizer":"rmsprop","window":100000,"log-every":10000}`, string(b))
 	var back Resolved
