@@ -69,13 +69,16 @@ func oneHot(T, t int) []float64 {
 // truncation k (0: full BPTT).
 func denseTruth(r *reference.Reference, shape arch.Dense, params []float64, xs [][]float64, k int) (truth, error) {
 	T := len(xs)
-	ys, _, err := r.Dense(shape, params, xs, nil)
+	ys, last, err := r.Dense(shape, params, xs, nil)
 	if err != nil {
 		return truth{}, err
 	}
 	tr := truth{ys: ys}
 	if k == 0 || k >= T {
 		tr.at = func(t int) ([]float64, error) {
+			if t == T { // the run that gave ys: a = nil is y_T
+				return last, nil
+			}
 			_, g, err := r.Dense(shape, params, xs, oneHot(T, t))
 			return g, err
 		}

@@ -131,13 +131,16 @@ func CheckStaged(r *reference.Reference, spec StagedSpec, tr Trajectory, rng *ra
 // start (nil: the zero state) over xs.
 func networkTruth(r *reference.Reference, top arch.Network, frozen, learn []float64, start *reference.NetState, xs [][]float64) (truth, error) {
 	T := len(xs)
-	ys, _, err := r.NetworkFrom(top, frozen, learn, start, xs, nil)
+	ys, last, err := r.NetworkFrom(top, frozen, learn, start, xs, nil)
 	if err != nil {
 		return truth{}, err
 	}
 	return truth{
 		ys: ys,
 		at: func(t int) ([]float64, error) {
+			if t == T { // the run that gave ys: a = nil is y_T
+				return last, nil
+			}
 			_, g, err := r.NetworkFrom(top, frozen, learn, start, xs, oneHot(T, t))
 			return g, err
 		},
