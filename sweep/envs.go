@@ -43,19 +43,28 @@ func (e EnvSpec) config() map[string]any {
 // checkEnvs checks the environment list: valid entries, distinct labels,
 // and no env or stream in the base or a group (the list sets them).
 func (s Study) checkEnvs() error {
+	lists := [][]string{s.Envs}
+	for _, sc := range s.Scales {
+		if len(sc.Envs) > 0 && len(s.Envs) == 0 {
+			return invalid("a scale sets envs but the study has none")
+		}
+		lists = append(lists, sc.Envs)
+	}
 	if len(s.Envs) == 0 {
 		return nil
 	}
-	labels := map[string]bool{}
-	for _, entry := range s.Envs {
-		e, err := ParseEnv(entry)
-		if err != nil {
-			return err
+	for _, list := range lists {
+		labels := map[string]bool{}
+		for _, entry := range list {
+			e, err := ParseEnv(entry)
+			if err != nil {
+				return err
+			}
+			if labels[e.Label] {
+				return invalid("environment label %s appears twice in envs", e.Label)
+			}
+			labels[e.Label] = true
 		}
-		if labels[e.Label] {
-			return invalid("environment label %s appears twice in envs", e.Label)
-		}
-		labels[e.Label] = true
 	}
 	maps := []map[string]any{s.Base}
 	for _, g := range s.Groups {
@@ -75,9 +84,23 @@ func (s Study) checkEnvs() error {
 	return nil
 }
 
-// WithEnvs returns the study with its environment list replaced by envs
-// (ccn sweep --envs), checked like a file's.
+// WithEnvs returns the study with its environment list replaced by envs at
+// every scale (ccn sweep --envs), checked like a file's.
 func (s Study) WithEnvs(envs []string) (Study, error) {
 	s.Envs = envs
+	scales := map[string]Scale{}
+	for name, sc := range s.Scales {
+		sc.Envs = nil
+		scales[name] = sc
+	}
+	s.Scales = scales
 	return s, s.checkEnvs()
+}
+
+// envList returns the environment list at scale sc.
+func (s Study) envList(sc Scale) []string {
+	if len(sc.Envs) > 0 {
+		return sc.Envs
+	}
+	return s.Envs
 }

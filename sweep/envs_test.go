@@ -101,3 +101,34 @@ func TestEnvsExcludeEnvSetting(t *testing.T) {
 		assert.ErrorContains(t, err, "env is set by envs", where)
 	}
 }
+
+// A scale may run fewer environments (envs) and fewer groups (only).
+func TestScaleEnvsAndOnly(t *testing.T) {
+	s, err := Parse([]byte(envStudy + "  t: {steps: 100, final-seeds: 5, envs: [trace-patterning], only: [tbptt/5:7]}\n"))
+	require.NoError(t, err)
+	p, err := s.Plan("t")
+	require.NoError(t, err)
+	require.Len(t, p.Groups, 1)
+	assert.Equal(t, "tbptt/5:7@trace-patterning", p.Groups[0].Name)
+	p, err = s.Plan("s")
+	require.NoError(t, err)
+	assert.Len(t, p.Groups, 2, "only applies to its scale")
+
+	// --envs replaces the list at every scale.
+	w, err := s.WithEnvs([]string{"trace-patterning"})
+	require.NoError(t, err)
+	assert.Empty(t, w.Scales["t"].Envs)
+
+	for text, want := range map[string]string{
+		"  t: {steps: 100, final-seeds: 5, only: [tbptt]}\n":                              "only names group tbptt",
+		"  t: {steps: 100, final-seeds: 5, envs: [trace-patterning, trace-patterning]}\n": "appears twice",
+	} {
+		s, err := Parse([]byte(envStudy + text))
+		if err == nil {
+			_, err = s.Plan("t")
+		}
+		assert.ErrorContains(t, err, want)
+	}
+	_, err = Parse([]byte("name: x\ngroups: [{name: g}]\nscales: {s: {steps: 1, final-seeds: 0, envs: [trace-patterning]}}\n"))
+	assert.ErrorContains(t, err, "a scale sets envs but the study has none")
+}

@@ -81,14 +81,14 @@ func TestNormalize(t *testing.T) {
 		mean, se        float64
 	}
 	want := []row{
-		{"a", "ccn", "norm/tbptt/5:7@a", 1, nil, 2, 0, 0, 0, 0.75, 0.25},               // 1.5/3, 3/3
-		{"a", "columnar", "norm/tbptt/5:7@a", 1, nil, 1, 1, 0, 0, 2, 0},                 // 6/3
-		{"a", "tbptt/5:7", "norm/tbptt/5:7@a", 1, nil, 2, 0, 0, 0, 1, 1.0 / 3},          // 2/3, 4/3
-		{"a", "tbptt/8:5", "norm/tbptt/5:7@a", 1, nil, 2, 0, 0, 0, 2, 1.0 / 3},          // 5/3, 7/3
-		{"b", "ccn", "norm/tbptt/8:5@b", 1, nil, 2, 0, 0, 0, 1, 0.5},                    // 1/2, 3/2
-		{"b", "columnar", "norm/tbptt/8:5@b", 0, nil, 0, 0, 0, 2, nan, nan},             // nothing yet
-		{"b", "tbptt/5:7", "norm/tbptt/8:5@b", 1, nil, 1, 0, 1, 0, 0.5, 0},              // 1/2
-		{"b", "tbptt/8:5", "norm/tbptt/8:5@b", 1, nil, 2, 0, 0, 0, 1, 0},                // 2/2, 2/2
+		{"a", "ccn", "norm/tbptt/5:7@a", 1, nil, 2, 0, 0, 0, 0.75, 0.25},                 // 1.5/3, 3/3
+		{"a", "columnar", "norm/tbptt/5:7@a", 1, nil, 1, 1, 0, 0, 2, 0},                  // 6/3
+		{"a", "tbptt/5:7", "norm/tbptt/5:7@a", 1, nil, 2, 0, 0, 0, 1, 1.0 / 3},           // 2/3, 4/3
+		{"a", "tbptt/8:5", "norm/tbptt/5:7@a", 1, nil, 2, 0, 0, 0, 2, 1.0 / 3},           // 5/3, 7/3
+		{"b", "ccn", "norm/tbptt/8:5@b", 1, nil, 2, 0, 0, 0, 1, 0.5},                     // 1/2, 3/2
+		{"b", "columnar", "norm/tbptt/8:5@b", 0, nil, 0, 0, 0, 2, nan, nan},              // nothing yet
+		{"b", "tbptt/5:7", "norm/tbptt/8:5@b", 1, nil, 1, 0, 1, 0, 0.5, 0},               // 1/2
+		{"b", "tbptt/8:5", "norm/tbptt/8:5@b", 1, nil, 2, 0, 0, 0, 1, 0},                 // 2/2, 2/2
 		{"mean", "ccn", "", 2, nil, 4, 0, 0, 0, 0.875, math.Sqrt(0.25*0.25+0.5*0.5) / 2}, // (0.75+1)/2
 		{"mean", "columnar", "", 1, []string{"b"}, 1, 1, 0, 2, 2, 0},
 		{"mean", "tbptt/5:7", "", 2, nil, 3, 0, 1, 0, 0.75, 1.0 / 6},

@@ -102,9 +102,9 @@ func (s Study) Plan(scale string) (Plan, error) {
 		p.SweepSeeds = Seeds{}
 	}
 	envs := []EnvSpec{{}}
-	if len(s.Envs) > 0 {
+	if list := s.envList(sc); len(list) > 0 {
 		envs = envs[:0]
-		for _, entry := range s.Envs {
+		for _, entry := range list {
 			e, err := ParseEnv(entry)
 			if err != nil {
 				return p, err
@@ -112,18 +112,24 @@ func (s Study) Plan(scale string) (Plan, error) {
 			envs = append(envs, e)
 		}
 	}
-	names := map[string]bool{}
+	names, families := map[string]bool{}, map[string]bool{}
 	for _, env := range envs {
-		if err := s.planEnv(&p, env, sc, names); err != nil {
+		if err := s.planEnv(&p, env, sc, names, families); err != nil {
 			return p, err
+		}
+	}
+	for _, o := range sc.Only {
+		if !families[o] {
+			return p, invalid("scale %s: only names group %s, which the study does not have", scale, o)
 		}
 	}
 	return p, nil
 }
 
 // planEnv appends the groups of the study run on env (the zero EnvSpec: on
-// the environment of the settings) to p.
-func (s Study) planEnv(p *Plan, env EnvSpec, sc Scale, names map[string]bool) error {
+// the environment of the settings) to p, those of sc.Only if it is set, and
+// records every group's name in families.
+func (s Study) planEnv(p *Plan, env EnvSpec, sc Scale, names, families map[string]bool) error {
 	for _, gs := range s.Groups {
 		entries := gs.Each
 		if len(entries) == 0 {
@@ -144,6 +150,10 @@ func (s Study) planEnv(p *Plan, env EnvSpec, sc Scale, names map[string]bool) er
 				name += "/" + suffix
 			}
 			family := name
+			families[family] = true
+			if len(sc.Only) > 0 && !slices.Contains(sc.Only, family) {
+				continue
+			}
 			if env.Env != "" {
 				maps.Copy(over, env.config())
 				name += "@" + env.Label

@@ -103,6 +103,13 @@ type Scale struct {
 	// Grid replaces the value lists of the keys it names in every group
 	// whose grid tunes that key.
 	Grid map[string][]any `yaml:"grid"`
+	// Envs, if not empty, replaces the study's environment list at this
+	// scale (a smaller scale on fewer games).
+	Envs []string `yaml:"envs"`
+	// Only, if not empty, names the groups run at this scale (names after
+	// the expansion of each, before the environments: tbptt/8:5); the others
+	// are left out.
+	Only []string `yaml:"only"`
 }
 
 // Seeds is a list of seeds, written in a file as a list of integers or as a
