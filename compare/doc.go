@@ -12,7 +12,15 @@
 //   - forward.Column and forward.DenseRTRL (exact RTRL, paper Appendix B) against full BPTT;
 //   - backward.TBPTT (docs/equations.md) against the k-truncated reference for each k;
 //   - forward.Network (Columnar, Constructive, CCN; paper §3) against
-//     the reference network graph built from the same arch.Network.
+//     the reference network graph built from the same arch.Network;
+//   - forward.Network followed through stage changes (CheckStaged, paper
+//     §3.2–3.3): after each AdvanceStage the reference carries the parameters
+//     over by itself and enters the new stage from the state and
+//     normalization statistics its own forward pass reached.
+//
+// Injection names known mistakes (ccn verify --inject, ccn run --inject) that
+// the checks must catch. Gate checks the configuration a run is about to
+// train on a stretch of its own input stream.
 //
 // The random trajectories (parameters at several scales, Gaussian and
 // sparse-binary inputs) live in trajectory.go so that tests, the verify command

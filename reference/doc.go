@@ -14,5 +14,9 @@
 // Building a Gorgonia graph costs much more than running it, and more than
 // linearly in its length, so a Reference keeps every graph it builds, keyed by
 // shape (or topology) and length, and rebinds the inputs of a cached graph on
-// each call.
+// each call. Trajectories longer than Reference.MaxUnroll steps run in windows
+// chained through the adjoint of the state entering each window: the same
+// gradient as one unrolled graph, from small graphs. NetworkFrom enters a
+// network from a given state and normalization statistics (NetState), as a
+// network continues after a stage change.
 package reference
