@@ -7,7 +7,7 @@ import "math/rand/v2"
 // row 9 and redraws the cars' speeds. Eight cars, one per row 1-8, move
 // horizontally, wrapping around, one cell every |speed| steps (speed 1-5,
 // either direction); a car on the chicken's cell sends it back to row 9. The
-// episode ends after 2,500 steps.
+// episode ends when a 2,500-step timer runs out, after 2,501 steps.
 type freeway struct {
 	cars                  [8]car
 	pos, moveTimer, timer int

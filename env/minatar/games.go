@@ -28,7 +28,7 @@ var Games = []Game{
 	},
 	{
 		Name: "freeway", Actions: []Action{Noop, Up, Down}, new: func() game { return newFreeway() },
-		Rules:  "a chicken crosses eight lanes of wrapping cars (+1 per crossing, car speeds redrawn); a hit sends it back; the episode lasts 2,500 steps",
+		Rules:  "a chicken crosses eight lanes of wrapping cars (+1 per crossing, car speeds redrawn); a hit sends it back; an episode lasts 2,501 steps (a 2,500-step timer)",
 		Policy: "moves up unless a car is about to reach the chicken's column in the next lane, then waits",
 	},
 	{
