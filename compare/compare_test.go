@@ -55,13 +55,14 @@ func checkSuite(t *testing.T, cfg SuiteConfig) {
 // Every cell engine agrees with the reference: columns and dense RTRL against
 // full BPTT, T-BPTT against the truncated reference for k ∈ {1, 2, 5, 15, full}.
 func TestCellsAgreeWithReference(t *testing.T) {
-	checkSuite(t, SuiteConfig{Trajectories: 2, Length: 200, Seed: 1, Cells: true})
+	checkSuite(t, SuiteConfig{Seed: 1, Cells: true}) // the defaults: every parameter scale, T up to 200
 }
 
 // Columnar, Constructive and CCN networks agree with the reference graph of
-// the same topology, with normalization off, on and with the ε floor active.
+// the same topology, with normalization off, fast-moving, with the ε floor
+// active and at the runs' decay, and across stage changes.
 func TestNetworksAgreeWithReference(t *testing.T) {
-	checkSuite(t, SuiteConfig{Trajectories: 2, NetworkLength: 30, Seed: 2, Networks: true})
+	checkSuite(t, SuiteConfig{Seed: 2, Networks: true}) // the defaults: every parameter scale, 30 steps per stage
 }
 
 // The comparison has teeth: each injected defect makes its check fail, while
