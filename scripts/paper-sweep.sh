@@ -43,7 +43,8 @@ keep_predictions() {
 
 run() {
 	mkdir -p "$work"
-	(cd "$repo" && go build -o "$ccn" ./cmd/ccn)
+	# A new file renamed into place: runs still using the old binary keep it.
+	(cd "$repo" && go build -o "$ccn.new" ./cmd/ccn) && mv "$ccn.new" "$ccn"
 	if [ -d "$committed/runs" ]; then
 		cp -Rn "$committed/runs" "$work/" # never overwrite a run computed here
 	fi
