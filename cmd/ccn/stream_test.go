@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/ccn-go/ccn/env/atari"
 	"github.com/ccn-go/ccn/experiments"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -168,6 +170,9 @@ func TestStreamAtariBadInput(t *testing.T) {
 		{"empty file", []string{"--env", "atari", "--stream", write("empty.pb", nil)}, "no records"},
 		{"truncated file", []string{"--env", "atari", "--stream", write("cut.pb", b[:len(b)/2])}, "truncated"},
 		{"corrupt file", []string{"--env", "atari", "--stream", write("bad.pb", []byte("not a protobuf message"))}, "corrupt"},
+		{"action 18", []string{"--env", "atari", "--stream", encoded(t, dir, "a18.pb", atari.Experience{Reading: make([]float32, 256), Action: 18})}, "action outside 0..17"},
+		{"NaN reward", []string{"--env", "atari", "--stream", encoded(t, dir, "nan.pb", atari.Experience{Reading: make([]float32, 256), Reward: float32(math.NaN())})}, "non-finite reward"},
+		{"100 readings", []string{"--env", "atari", "--stream", encoded(t, dir, "r100.pb", atari.Experience{Reading: make([]float32, 100)})}, "not 256 or 275"},
 		{"stream for a game", []string{"--env", "breakout", "--stream", good}, "--stream"},
 		{"trace option for a game", []string{"--env", "breakout", "--isi-min", "3"}, "--isi-min"},
 		{"unknown game", []string{"--env", "pong"}, "pong"},
@@ -194,4 +199,16 @@ func TestStreamDefaultSeedIsRuns(t *testing.T) {
 	}
 	_, seeded := readStream(t, "--steps", "400", "--seed", "1")
 	assert.NotEqual(t, rows, seeded, "the seed matters")
+}
+
+// encoded writes one record e to dir/name with the project's encoder (which
+// does not check what it writes) and returns the path.
+func encoded(t *testing.T, dir, name string, e atari.Experience) string {
+	var buf bytes.Buffer
+	enc := atari.NewEncoder(&buf, "", "")
+	require.NoError(t, enc.Write(&e))
+	require.NoError(t, enc.Close())
+	p := filepath.Join(dir, name)
+	require.NoError(t, os.WriteFile(p, buf.Bytes(), 0o644))
+	return p
 }
