@@ -52,7 +52,9 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 			StreamSeed: *streamSeed, PredictionSteps: *predSteps}, stderr)
 	}
 	switch {
-	case errors.Is(err, report.ErrNoResults) || errors.Is(err, report.ErrScale) || errors.Is(err, sweep.ErrInvalid):
+	case errors.Is(err, sweep.ErrInvalid):
+		return studyError(err)
+	case errors.Is(err, report.ErrNoResults) || errors.Is(err, report.ErrScale):
 		return usageError{err}
 	case err != nil:
 		return err

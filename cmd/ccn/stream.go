@@ -20,11 +20,12 @@ func runStream(args []string, stdout, stderr io.Writer) error {
 	stream := fs.String("stream", "", "recorded ExperienceBuffer file of --env atari")
 	steps := intFlag(fs, "steps", 0, "number of steps to write (required, positive)")
 	seed := uint64Flag(fs, "seed", 0, "random seed (the default of ccn run)")
-	isiMin := intFlag(fs, "isi-min", 24, "trace patterning: smallest inter-stimulus interval (CS to US, steps)")
-	isiMax := intFlag(fs, "isi-max", 36, "trace patterning: largest inter-stimulus interval")
-	itiMin := intFlag(fs, "iti-min", 80, "trace patterning: smallest inter-trial interval (US to next CS, steps)")
-	itiMax := intFlag(fs, "iti-max", 120, "trace patterning: largest inter-trial interval")
-	distractors := intFlag(fs, "distractors", 5, "trace patterning: number of distractor bits")
+	tp := env.DefaultTraceConfig()
+	isiMin := intFlag(fs, "isi-min", tp.ISIMin, "trace patterning: smallest inter-stimulus interval (CS to US, steps)")
+	isiMax := intFlag(fs, "isi-max", tp.ISIMax, "trace patterning: largest inter-stimulus interval")
+	itiMin := intFlag(fs, "iti-min", tp.ITIMin, "trace patterning: smallest inter-trial interval (US to next CS, steps)")
+	itiMax := intFlag(fs, "iti-max", tp.ITIMax, "trace patterning: largest inter-trial interval")
+	distractors := intFlag(fs, "distractors", tp.Distractors, "trace patterning: number of distractor bits")
 	gamma := fs.Float64("gamma", 0, "discount of the return, in (0, 1); default: the environment's (ccn envs)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
