@@ -2,10 +2,10 @@ package backward
 
 import (
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/ccn-go/ccn/arch"
+	"github.com/ccn-go/ccn/internal/lanes"
 )
 
 var _ arch.Engine = (*TBPTT)(nil)
@@ -168,35 +168,30 @@ func (t *TBPTT) Step(x []float64) float64 {
 	copy(cp, t.c)
 
 	wih, whh, b, wout := t.shape.Split(t.params)
-	for row := range 4 * H {
-		a := b[row]
-		for j, w := range wih[row*m : (row+1)*m] {
-			a += w * xr[j]
-		}
-		for j, w := range whh[row*H : (row+1)*H] {
-			a += w * hp[j]
-		}
-		if row/H == arch.GateG {
-			gr[row] = math.Tanh(a)
-		} else {
-			gr[row] = sigmoid(a)
-		}
+	// Pre-activations four rows at a time (b, then W_ih·x, then W_hh·h in
+	// that order), then the activations of each gate's block of H rows.
+	for row := 0; row < 4*H; row += 4 {
+		a := [4]float64{b[row], b[row+1], b[row+2], b[row+3]}
+		lanes.Dot4(&a, wih[row*m:(row+4)*m], xr)
+		lanes.Dot4(&a, whh[row*H:(row+4)*H], hp)
+		copy(gr[row:row+4], a[:])
 	}
+	lanes.Sigmoid(gr[:2*H], gr[:2*H])
+	lanes.Tanh(gr[2*H:3*H], gr[2*H:3*H])
+	lanes.Sigmoid(gr[3*H:], gr[3*H:])
+	for j := range H {
+		i, f, g := gr[j], gr[H+j], gr[2*H+j]
+		t.c[j] = f*cp[j] + i*g
+	}
+	lanes.Tanh(tc, t.c)
 	y := t.shape.OutBiasOf(t.params)
 	for j := range H {
-		i, f, g, o := gr[j], gr[H+j], gr[2*H+j], gr[3*H+j]
-		c := f*cp[j] + i*g
-		tc[j] = math.Tanh(c)
-		t.c[j] = c
-		t.h[j] = o * tc[j]
+		t.h[j] = gr[3*H+j] * tc[j]
 		y += wout[j] * t.h[j]
 	}
 	t.steps++
 	return y
 }
-
-// sigmoid is the logistic function 1/(1+e^(−a)).
-func sigmoid(a float64) float64 { return 1 / (1 + math.Exp(-a)) }
 
 // Grad writes into dst (length NumParams) the truncated gradient ∂y_t/∂θ of
 // the last prediction, backpropagating through the last k steps (all steps
@@ -260,21 +255,14 @@ func (t *TBPTT) Grad(dst []float64) {
 		if !oldest {
 			clear(dhNext)
 		}
+		// ∂W_ih += δa ⊗ x_s, ∂W_hh += δa ⊗ h_{s−1}, ∂b += δa, δh_{s−1} = W_hhᵀ·δa.
+		lanes.Outer(gwih, da, xr)
+		lanes.Outer(gwhh, da, hp)
 		for row, d := range da {
-			gi := gwih[row*m : (row+1)*m]
-			for j, xv := range xr {
-				gi[j] += d * xv
-			}
-			gh := gwhh[row*H : (row+1)*H]
-			for j, hv := range hp {
-				gh[j] += d * hv
-			}
 			gb[row] += d
-			if !oldest {
-				for j, w := range whh[row*H : (row+1)*H] {
-					dhNext[j] += w * d
-				}
-			}
+		}
+		if !oldest {
+			lanes.AddMulT(dhNext, whh, da)
 		}
 		dh, dhNext = dhNext, dh
 	}

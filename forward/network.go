@@ -268,15 +268,15 @@ func (n *Network) stepStage(s int, xf, xd []float64, learn bool) {
 		cn[j] = cols[j].cell(ai[j], af[j], ag[j])
 	}
 	lanes.Tanh(tc, cn)
-	out := n.in[n.top.Inputs+lo:]
+	h := g.h[:len(cols)]
 	for j := range cols {
 		col := &cols[j]
 		if learn {
 			col.Defect = n.Defect
 		}
-		h := col.advance(ai[j], af[j], ag[j], ao[j], cn[j], tc[j], xd, learn)
-		out[j] = n.featNorm.update(lo+j, h)
+		h[j] = col.advance(ai[j], af[j], ag[j], ao[j], cn[j], tc[j], xd, learn)
 	}
+	n.featNorm.updateAll(lo, h, n.in[n.top.Inputs+lo:])
 }
 
 // Grad writes ∂y_t/∂θ of the last Step into dst (length NumParams), in the
@@ -344,10 +344,10 @@ func (n *Network) OpsPerStep() int {
 
 // stageGates is the scratch of one stage's step, one entry per column: the
 // pre-activations a[q], turned into activations in place, the new cell
-// states c and tanh(c).
+// states c, tanh(c) and the hidden states h.
 type stageGates struct {
-	a     [arch.NumGates][]float64
-	c, tc []float64
+	a        [arch.NumGates][]float64
+	c, tc, h []float64
 }
 
 func newStageGates(n int) stageGates {
@@ -355,6 +355,6 @@ func newStageGates(n int) stageGates {
 	for q := range g.a {
 		g.a[q] = make([]float64, n)
 	}
-	g.c, g.tc = make([]float64, n), make([]float64, n)
+	g.c, g.tc, g.h = make([]float64, n), make([]float64, n), make([]float64, n)
 	return g
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/ccn-go/ccn/arch"
+	"github.com/ccn-go/ccn/internal/lanes"
 )
 
 // normalizer keeps the running statistics of online normalization (paper
@@ -74,6 +75,17 @@ func (z *normalizer) update(k int, h float64) float64 {
 	s := 1 / sd
 	z.scale[k] = s
 	return (h - mu) * s
+}
+
+// updateAll folds h[j] into the statistics of value lo+j for every j and
+// writes ĥ into out[j]: update for a run of values, in lanes (bitwise equal
+// to update).
+func (z *normalizer) updateAll(lo int, h, out []float64) {
+	if !z.enabled {
+		copy(out, h)
+		return
+	}
+	lanes.Normalize(out, h, z.mean[lo:], z.variance[lo:], z.scale[lo:], z.decay, z.oneMinus, z.eps)
 }
 
 // ops is the number of operations of one update.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ccn-go/ccn/compare"
+	"github.com/ccn-go/ccn/internal/lanes"
 )
 
 // runVerify runs the comparison suite and prints one row per case. It fails
@@ -69,8 +70,10 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "%-8s  %-12s  %4d  %4d  %5s  %6s  %4d  %-5s  %6d  %10.3g  %10.3g  %s\n",
 			r.Engine, r.CellName(), r.Hidden, r.Inputs, r.StageName(), norm, r.Length, k, r.Params(), r.MaxAbs, r.MaxRel, verdict)
 	})
-	fmt.Fprintf(stdout, "\n%d cases, %d failed; worst max abs %.3g, worst max rel %.3g (tolerance %g); %.1fs\n",
-		len(results), failed, worst.MaxAbs, worst.MaxRel, compare.Tolerance, time.Since(start).Seconds())
+	// The kernels are those of every engine in this binary (internal/lanes):
+	// simd in a GOEXPERIMENT=simd build on a CPU with AVX2 and FMA, else scalar.
+	fmt.Fprintf(stdout, "\n%d cases, %d failed; worst max abs %.3g, worst max rel %.3g (tolerance %g); %.1fs; kernels: %s\n",
+		len(results), failed, worst.MaxAbs, worst.MaxRel, compare.Tolerance, time.Since(start).Seconds(), lanes.Path())
 	if failed > 0 {
 		msg := fmt.Sprintf("%d of %d cases disagree with the reference", failed, len(results))
 		if in != compare.InjectNone {

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/ccn-go/ccn/internal/lanes"
 )
 
 func TestVerifySmallSuite(t *testing.T) {
@@ -27,6 +29,7 @@ func TestVerifySmallSuite(t *testing.T) {
 		assert.Contains(t, stdout, col, "stage changes, moving and run normalization, Atari inputs")
 	}
 	assert.Contains(t, lines[len(lines)-1], "0 failed")
+	assert.True(t, strings.HasSuffix(lines[len(lines)-1], "kernels: "+lanes.Path()), lines[len(lines)-1])
 }
 
 // With a mistake injected, the cases whose engine makes it FAIL and verify

@@ -11,6 +11,56 @@ type f64x4 = archsimd.Float64x4
 
 func bc(x float64) f64x4 { return archsimd.BroadcastFloat64x4(x) }
 
+// Constants of the lane functions, four copies each: a vector load from
+// memory is cheaper than broadcasting a scalar at every call.
+const (
+	log2e      = 1.44269504088896338700e+00
+	ln2Hi      = 6.93147180369123816490e-01
+	ln2Lo      = 1.90821492927058770002e-10
+	magic      = 0x1.8p52 + 1023
+	p0, p1, p2 = -9.64399179425052238628e-1, -9.92877231001918586564e1, -1.61468768441708447952e3 // math.Tanh's
+	q0, q1, q2 = 1.12811678491632931402e2, 2.23548839060100448583e3, 4.84406305325125486048e3
+)
+
+func splat(x float64) [4]float64 { return [4]float64{x, x, x, x} }
+
+func ld(c *[4]float64) f64x4 { return archsimd.LoadFloat64x4(c) }
+
+var (
+	kLo        = splat(-746)
+	kHi        = splat(710)
+	kLog2e     = splat(log2e)
+	kLn2Hi     = splat(ln2Hi)
+	kLn2Lo     = splat(ln2Lo)
+	kFact13    = splat(1.0 / 6227020800) // 1/13!, and so on
+	kFact12    = splat(1.0 / 479001600)
+	kFact11    = splat(1.0 / 39916800)
+	kFact10    = splat(1.0 / 3628800)
+	kFact9     = splat(1.0 / 362880)
+	kFact8     = splat(1.0 / 40320)
+	kFact7     = splat(1.0 / 5040)
+	kFact6     = splat(1.0 / 720)
+	kFact5     = splat(1.0 / 120)
+	kFact4     = splat(1.0 / 24)
+	kFact3     = splat(1.0 / 6)
+	kHalf      = splat(0.5)
+	kOne       = splat(1)
+	kMagic     = splat(magic)
+	kInf       = splat(math.Inf(1))
+	kN1024     = splat(1024)
+	kZero      = splat(0)
+	kNm1075    = splat(-1075)
+	kP0        = splat(p0)
+	kP1        = splat(p1)
+	kP2        = splat(p2)
+	kQ0        = splat(q0)
+	kQ1        = splat(q1)
+	kQ2        = splat(q2)
+	kTanhMax   = splat(44)
+	kTwo       = splat(2)
+	kTanhSmall = splat(0.625)
+)
+
 // exp4 is e^x in four lanes:
 //
 //	n = round(x·log₂e)     r = x − n·ln2_hi − n·ln2_lo     (|r| ≤ ln2/2, Cody-Waite)
@@ -26,44 +76,38 @@ func bc(x float64) f64x4 { return archsimd.BroadcastFloat64x4(x) }
 // adding 1.5·2^52 + 1023 to an integer-valued n leaves n+1023 in the low
 // mantissa bits, which a 52-bit left shift moves into the exponent field.
 func exp4(x f64x4) f64x4 {
-	const (
-		log2e = 1.44269504088896338700e+00
-		ln2Hi = 6.93147180369123816490e-01
-		ln2Lo = 1.90821492927058770002e-10
-		magic = 0x1.8p52 + 1023
-	)
 	nan := x.IsNaN()
-	xc := x.Max(bc(-746)).Min(bc(710))
-	n := xc.Mul(bc(log2e)).RoundToEven()
-	r := xc.Sub(n.Mul(bc(ln2Hi))).Sub(n.Mul(bc(ln2Lo)))
-	p := bc(1.0 / 6227020800) // 1/13!
-	p = p.MulAdd(r, bc(1.0/479001600))
-	p = p.MulAdd(r, bc(1.0/39916800))
-	p = p.MulAdd(r, bc(1.0/3628800))
-	p = p.MulAdd(r, bc(1.0/362880))
-	p = p.MulAdd(r, bc(1.0/40320))
-	p = p.MulAdd(r, bc(1.0/5040))
-	p = p.MulAdd(r, bc(1.0/720))
-	p = p.MulAdd(r, bc(1.0/120))
-	p = p.MulAdd(r, bc(1.0/24))
-	p = p.MulAdd(r, bc(1.0/6))
-	p = p.MulAdd(r, bc(0.5))
-	p = p.MulAdd(r, bc(1))
-	p = p.MulAdd(r, bc(1))
-	n1 := n.Mul(bc(0.5)).Floor()
+	xc := x.Max(ld(&kLo)).Min(ld(&kHi))
+	n := xc.Mul(ld(&kLog2e)).RoundToEven()
+	r := xc.Sub(n.Mul(ld(&kLn2Hi))).Sub(n.Mul(ld(&kLn2Lo)))
+	p := ld(&kFact13)
+	p = p.MulAdd(r, ld(&kFact12))
+	p = p.MulAdd(r, ld(&kFact11))
+	p = p.MulAdd(r, ld(&kFact10))
+	p = p.MulAdd(r, ld(&kFact9))
+	p = p.MulAdd(r, ld(&kFact8))
+	p = p.MulAdd(r, ld(&kFact7))
+	p = p.MulAdd(r, ld(&kFact6))
+	p = p.MulAdd(r, ld(&kFact5))
+	p = p.MulAdd(r, ld(&kFact4))
+	p = p.MulAdd(r, ld(&kFact3))
+	p = p.MulAdd(r, ld(&kHalf))
+	p = p.MulAdd(r, ld(&kOne))
+	p = p.MulAdd(r, ld(&kOne))
+	n1 := n.Mul(ld(&kHalf)).Floor()
 	n2 := n.Sub(n1)
-	s1 := n1.Add(bc(magic)).AsInt64x4().ShiftAllLeft(52).AsFloat64x4()
-	s2 := n2.Add(bc(magic)).AsInt64x4().ShiftAllLeft(52).AsFloat64x4()
+	s1 := n1.Add(ld(&kMagic)).AsInt64x4().ShiftAllLeft(52).AsFloat64x4()
+	s2 := n2.Add(ld(&kMagic)).AsInt64x4().ShiftAllLeft(52).AsFloat64x4()
 	y := p.Mul(s1).Mul(s2)
-	y = bc(math.Inf(1)).Merge(y, n.GreaterEqual(bc(1024)))
-	y = bc(0).Merge(y, n.Less(bc(-1075)))
+	y = ld(&kInf).Merge(y, n.GreaterEqual(ld(&kN1024)))
+	y = ld(&kZero).Merge(y, n.Less(ld(&kNm1075)))
 	return x.Merge(y, nan)
 }
 
 // sigmoid4 is 1/(1+e^(−a)) in four lanes.
 func sigmoid4(a f64x4) f64x4 {
-	one := bc(1)
-	return one.Div(one.Add(exp4(bc(0).Sub(a))))
+	one := ld(&kOne)
+	return one.Div(one.Add(exp4(ld(&kZero).Sub(a))))
 }
 
 // tanh4 is tanh in four lanes with math.Tanh's formulas: for |x| < 0.625
@@ -71,24 +115,20 @@ func sigmoid4(a f64x4) f64x4 {
 // else sign(x)·(1 − 2/(e^(2|x|)+1)) with |x| clamped at 44 (tanh is ±1 in
 // float64 well before). NaN lanes return NaN, ±0 returns ±0.
 func tanh4(x f64x4) f64x4 {
-	const (
-		p0, p1, p2 = -9.64399179425052238628e-1, -9.92877231001918586564e1, -1.61468768441708447952e3
-		q0, q1, q2 = 1.12811678491632931402e2, 2.23548839060100448583e3, 4.84406305325125486048e3
-	)
 	signBit := archsimd.BroadcastInt64x4(-1 << 63)
 	xi := x.AsInt64x4()
 	sign := xi.And(signBit)
 	z := xi.AndNot(signBit).AsFloat64x4() // |x|
 	s := x.Mul(x)
-	num := bc(p0).Mul(s).Add(bc(p1)).Mul(s).Add(bc(p2))
-	den := s.Add(bc(q0)).Mul(s).Add(bc(q1)).Mul(s).Add(bc(q2))
+	num := ld(&kP0).Mul(s).Add(ld(&kP1)).Mul(s).Add(ld(&kP2))
+	den := s.Add(ld(&kQ0)).Mul(s).Add(ld(&kQ1)).Mul(s).Add(ld(&kQ2))
 	small := x.Add(x.Mul(s).Mul(num).Div(den))
-	e := exp4(z.Min(bc(44)).Mul(bc(2)))
-	large := bc(1).Sub(bc(2).Div(e.Add(bc(1))))
+	e := exp4(z.Min(ld(&kTanhMax)).Mul(ld(&kTwo)))
+	large := ld(&kOne).Sub(ld(&kTwo).Div(e.Add(ld(&kOne))))
 	// Both branches give |tanh| for x ≥ 0 and tanh for x < 0; the sign bit
 	// ORed in makes the large branch odd and keeps −0 (the rational branch
 	// returns +0 for it).
-	y := small.Merge(large, z.Less(bc(0.625)))
+	y := small.Merge(large, z.Less(ld(&kTanhSmall)))
 	y = y.AsInt64x4().Or(sign).AsFloat64x4()
 	return x.Merge(y, x.IsNaN())
 }

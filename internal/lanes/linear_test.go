@@ -79,3 +79,67 @@ func TestDot4(t *testing.T) {
 		}
 	}
 }
+
+// TestNormalizeBitwise checks Normalize against its formula written out,
+// bitwise, with variances on both sides of ε² (the floor) and a NaN.
+func TestNormalizeBitwise(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	beta, eps := 0.99, 0.01
+	oneMinus := 1 - beta
+	for n := 0; n <= 13; n++ {
+		h, mean := randVec(rng, n), randVec(rng, n)
+		v := make([]float64, n)
+		for k := range v {
+			v[k] = math.Ldexp(rng.Float64(), -rng.IntN(30))
+		}
+		if n > 5 {
+			h[5] = math.NaN()
+		}
+		out, scale := make([]float64, n), make([]float64, n)
+		m2, v2 := append([]float64(nil), mean...), append([]float64(nil), v...)
+		Normalize(out, h, m2, v2, scale, beta, oneMinus, eps)
+		for k := range h {
+			mu := beta*mean[k] + oneMinus*h[k]
+			vk := beta*v[k] + oneMinus*(mu-h[k])*(mean[k]-h[k])
+			sd := math.Sqrt(vk)
+			if sd < eps {
+				sd = eps
+			}
+			s := 1 / sd
+			want := (h[k] - mu) * s
+			same := func(a, b float64) bool { return a == b || (math.IsNaN(a) && math.IsNaN(b)) }
+			if !same(m2[k], mu) || !same(v2[k], vk) || !same(scale[k], s) || !same(out[k], want) {
+				t.Errorf("n=%d [%d]: (μ %v σ² %v scale %v out %v), want (%v %v %v %v)", n, k, m2[k], v2[k], scale[k], out[k], mu, vk, s, want)
+			}
+		}
+	}
+}
+
+// TestOuterAndAddMulTBitwise checks Outer and AddMulT against their loops
+// written out, bitwise, for shapes with and without tails.
+func TestOuterAndAddMulTBitwise(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, shape := range [][2]int{{1, 1}, {3, 4}, {16, 4}, {16, 12}, {28, 7}, {5, 13}} {
+		rows, m := shape[0], shape[1]
+		d, x, g0 := randVec(rng, rows), randVec(rng, m), randVec(rng, rows*m)
+		g := append([]float64(nil), g0...)
+		Outer(g, d, x)
+		z0 := randVec(rng, m)
+		z := append([]float64(nil), z0...)
+		AddMulT(z, g0, d)
+		want := append([]float64(nil), z0...)
+		for r := range rows {
+			for j := range m {
+				if w := g0[r*m+j] + d[r]*x[j]; g[r*m+j] != w {
+					t.Errorf("Outer %v [%d,%d] = %v, want %v", shape, r, j, g[r*m+j], w)
+				}
+				want[j] += d[r] * g0[r*m+j]
+			}
+		}
+		for j := range m {
+			if z[j] != want[j] {
+				t.Errorf("AddMulT %v [%d] = %v, want %v", shape, j, z[j], want[j])
+			}
+		}
+	}
+}

@@ -15,3 +15,8 @@ func scaleAddLanes(z []float64, d, c float64, t []float64)         { panic(unrea
 func addScaledLanes(z []float64, c float64, t []float64)           { panic(unreachable) }
 func traceLanes(hs, cs, x []float64, f, A, B, E, kappa float64)    { panic(unreachable) }
 func traceOutLanes(hs, cs, x []float64, f, A, B, E, D float64)     { panic(unreachable) }
+func normalizeLanes(out, h, mean, variance, scale []float64, beta, oneMinus, eps float64) {
+	panic(unreachable)
+}
+func outerLanes(g, d, x []float64)   { panic(unreachable) }
+func addMulTLanes(z, w, d []float64) { panic(unreachable) }

@@ -1,0 +1,99 @@
+package experiments
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/ccn-go/ccn/arch"
+	"github.com/ccn-go/ccn/forward"
+)
+
+// atariCase is an end-to-end configuration at the Atari benchmark's 275
+// inputs, run on a synthetic stream (see syntheticStream) so that it times
+// the learner, TD(λ) and the optimizer rather than an environment.
+type atariCase struct {
+	name string
+	cfg  RunConfig
+}
+
+var atariCases = []atariCase{
+	{"atari_ccn15x5", RunConfig{Method: arch.MethodCCN, Features: 15, FeaturesPerStage: 5}},
+	{"atari_columnar6", RunConfig{Method: arch.MethodColumnar, Features: 6}},
+	{"atari_tbptt_h7_k5", RunConfig{Method: arch.MethodTBPTT, Hidden: 7, Truncation: 5}},
+}
+
+// syntheticInputs is the input size of the Atari benchmark's feature vector.
+const syntheticInputs = 275
+
+// syntheticStream cycles through 1,024 frames of 275 binary inputs (each 1
+// with probability 0.1, from a fixed PCG seed); the cumulant is the first
+// input. Copying a stored frame costs far less than a learner step.
+type syntheticStream struct {
+	frames [][]float64
+	t      int
+}
+
+func newSyntheticStream() *syntheticStream {
+	rng := rand.New(rand.NewPCG(11, 12))
+	s := &syntheticStream{frames: make([][]float64, 1024)}
+	for i := range s.frames {
+		f := make([]float64, syntheticInputs)
+		for k := range f {
+			if rng.Float64() < 0.1 {
+				f[k] = 1
+			}
+		}
+		s.frames[i] = f
+	}
+	return s
+}
+
+func (s *syntheticStream) Next(x []float64) float64 {
+	f := s.frames[s.t&1023]
+	s.t++
+	copy(x, f)
+	return f[0]
+}
+
+// newSyntheticAgent returns a started agent for cfg at 275 inputs, a network
+// learner moved to its last stage.
+func newSyntheticAgent(tb testing.TB, cfg RunConfig) (*TD, *syntheticStream) {
+	cfg = cfg.Resolve()
+	l, layout, opt := cfg.NewLearner(syntheticInputs)
+	if n, ok := l.(*forward.Network); ok {
+		for n.Features() < cfg.Features {
+			n.AdvanceStage()
+		}
+		layout = NetworkLayout(n.Topology())
+	}
+	a := NewTD(l, layout, opt, cfg.Gamma, *cfg.Lambda)
+	s := newSyntheticStream()
+	x := make([]float64, syntheticInputs)
+	s.Next(x)
+	a.Start(x)
+	return a, s
+}
+
+// BenchmarkEndToEnd275 is BenchmarkEndToEnd for the Atari configurations.
+func BenchmarkEndToEnd275(b *testing.B) {
+	for _, tc := range atariCases {
+		b.Run(tc.name, func(b *testing.B) {
+			a, s := newSyntheticAgent(b, tc.cfg)
+			x := make([]float64, syntheticInputs)
+			b.ReportAllocs()
+			for b.Loop() {
+				a.Step(x, s.Next(x))
+			}
+		})
+	}
+}
+
+func TestEndToEnd275ZeroAllocs(t *testing.T) {
+	for _, tc := range atariCases {
+		a, s := newSyntheticAgent(t, tc.cfg)
+		x := make([]float64, syntheticInputs)
+		if allocs := testing.AllocsPerRun(50, func() { a.Step(x, s.Next(x)) }); allocs != 0 {
+			t.Errorf("%s: %v allocations per step", tc.name, allocs)
+		}
+	}
+}
