@@ -2,12 +2,18 @@
 GO      ?= go
 BIN     := bin/ccn
 SCALE   ?= quick
+# The engines' hot loops run four float64 lanes per instruction when built
+# with Go's SIMD experiment on amd64 (internal/lanes); other builds run the
+# scalar reference loops. Binaries, benchmarks and the learning check use the
+# lanes; `make test` checks the scalar build and `make test-simd` the lane one.
+SIMD    := GOEXPERIMENT=simd
 
-.PHONY: help build test test-long verify bench test-learning clean plots
+.PHONY: help build test test-simd test-long verify bench test-learning clean plots
 
 help:
 	@echo "make build          build bin/ccn"
-	@echo "make test           go vet + every unit test and the gradient comparison suite (short mode)"
+	@echo "make test           go vet + every unit test and the gradient comparison suite (short mode), scalar build"
+	@echo "make test-simd      the same in the GOEXPERIMENT=simd build (lane kernels)"
 	@echo "make test-long      the reference on long trajectories unrolled into single graphs (minutes)"
 	@echo "make verify         ccn verify: every engine against the Gorgonia reference, as a table"
 	@echo "make bench          benchmarks of every hot path (ns/step, allocations)"
@@ -17,7 +23,7 @@ help:
 	@echo "make test-slurm     start a single-node Slurm (root; scripts/slurm-up.sh) and test a sweep through it"
 
 build:
-	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/ccn
+	$(SIMD) $(GO) build -buildvcs=auto -o $(BIN) ./cmd/ccn
 
 # go test -json through internal/testreport: the usual one line per package,
 # failures in full, and every skipped test with its reason (a missing tool).
@@ -28,14 +34,18 @@ test:
 test-long:
 	$(GO) test -run 'TestLongUnrolledGraphs' -timeout 30m -v ./reference/
 
+test-simd:
+	$(SIMD) $(GO) vet ./...
+	$(SIMD) $(GO) test -short -timeout 20m -json ./... | $(SIMD) $(GO) run ./internal/testreport
+
 verify: build
 	./$(BIN) verify
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(SIMD) $(GO) test -run '^$$' -bench . -benchmem ./...
 
 test-learning:
-	$(GO) test -run 'TestLearns' -timeout 60m -v ./experiments/
+	$(SIMD) $(GO) test -run 'TestLearns' -timeout 60m -v ./experiments/
 
 clean:
 	rm -rf bin

@@ -70,6 +70,13 @@ func benchNetwork(b *testing.B, top arch.Network) {
 		n.Grad(dst)
 	}
 	b.ReportMetric(float64(n.OpsPerStep()), "ops/step")
+	reportGFLOPS(b, n.OpsPerStep())
+}
+
+// reportGFLOPS reports the engine's own operation count per second (Step
+// plus Grad, OpsPerStep), in GFLOP/s.
+func reportGFLOPS(b *testing.B, ops int) {
+	b.ReportMetric(float64(ops)*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "GFLOP/s")
 }
 
 func BenchmarkNetwork(b *testing.B) {
@@ -94,6 +101,7 @@ func BenchmarkColumnarScaling(b *testing.B) {
 				n.Grad(dst)
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n.NumParams()), "ns/param")
+			reportGFLOPS(b, n.OpsPerStep())
 		})
 	}
 }
