@@ -8,15 +8,15 @@ import (
 	"github.com/ccn-go/ccn/forward"
 )
 
-// atariCase is an end-to-end configuration at the Atari benchmark's 275
+// syntheticCase is an end-to-end configuration at the Atari benchmark's 275
 // inputs, run on a synthetic stream (see syntheticStream) so that it times
 // the learner, TD(λ) and the optimizer rather than an environment.
-type atariCase struct {
+type syntheticCase struct {
 	name string
 	cfg  RunConfig
 }
 
-var atariCases = []atariCase{
+var syntheticCases = []syntheticCase{
 	{"atari_ccn15x5", RunConfig{Method: arch.MethodCCN, Features: 15, FeaturesPerStage: 5}},
 	{"atari_columnar6", RunConfig{Method: arch.MethodColumnar, Features: 6}},
 	{"atari_tbptt_h7_k5", RunConfig{Method: arch.MethodTBPTT, Hidden: 7, Truncation: 5}},
@@ -76,7 +76,7 @@ func newSyntheticAgent(tb testing.TB, cfg RunConfig) (*TD, *syntheticStream) {
 
 // BenchmarkEndToEnd275 is BenchmarkEndToEnd for the Atari configurations.
 func BenchmarkEndToEnd275(b *testing.B) {
-	for _, tc := range atariCases {
+	for _, tc := range syntheticCases {
 		b.Run(tc.name, func(b *testing.B) {
 			a, s := newSyntheticAgent(b, tc.cfg)
 			x := make([]float64, syntheticInputs)
@@ -89,7 +89,7 @@ func BenchmarkEndToEnd275(b *testing.B) {
 }
 
 func TestEndToEnd275ZeroAllocs(t *testing.T) {
-	for _, tc := range atariCases {
+	for _, tc := range syntheticCases {
 		a, s := newSyntheticAgent(t, tc.cfg)
 		x := make([]float64, syntheticInputs)
 		if allocs := testing.AllocsPerRun(50, func() { a.Step(x, s.Next(x)) }); allocs != 0 {

@@ -134,30 +134,36 @@ func tanh4(x f64x4) f64x4 {
 }
 
 func sigmoidLanes(dst, src []float64) {
-	n := len(src) &^ 3
-	for i := 0; i < n; i += 4 {
-		sigmoid4(archsimd.LoadFloat64x4Slice(src[i:])).StoreSlice(dst[i:])
+	sq := quads(src)
+	dq := quads(dst)[:len(sq)]
+	for k := range sq {
+		sigmoid4(load(&sq[k])).Store(&dq[k])
 	}
+	n := 4 * len(sq)
 	if n < len(src) {
 		sigmoid4(archsimd.LoadFloat64x4SlicePart(src[n:])).StoreSlicePart(dst[n:])
 	}
 }
 
 func tanhLanes(dst, src []float64) {
-	n := len(src) &^ 3
-	for i := 0; i < n; i += 4 {
-		tanh4(archsimd.LoadFloat64x4Slice(src[i:])).StoreSlice(dst[i:])
+	sq := quads(src)
+	dq := quads(dst)[:len(sq)]
+	for k := range sq {
+		tanh4(load(&sq[k])).Store(&dq[k])
 	}
+	n := 4 * len(sq)
 	if n < len(src) {
 		tanh4(archsimd.LoadFloat64x4SlicePart(src[n:])).StoreSlicePart(dst[n:])
 	}
 }
 
 func expLanes(dst, src []float64) {
-	n := len(src) &^ 3
-	for i := 0; i < n; i += 4 {
-		exp4(archsimd.LoadFloat64x4Slice(src[i:])).StoreSlice(dst[i:])
+	sq := quads(src)
+	dq := quads(dst)[:len(sq)]
+	for k := range sq {
+		exp4(load(&sq[k])).Store(&dq[k])
 	}
+	n := 4 * len(sq)
 	if n < len(src) {
 		exp4(archsimd.LoadFloat64x4SlicePart(src[n:])).StoreSlicePart(dst[n:])
 	}

@@ -8,14 +8,16 @@ func dot4Lanes(a *[4]float64, w, x []float64) {
 	m := len(x)
 	w0, w1, w2, w3 := w[:m], w[m:2*m], w[2*m:3*m], w[3*m:4*m]
 	var s0, s1, s2, s3 f64x4
-	n := m &^ 3
-	for k := 0; k < n; k += 4 {
-		xv := archsimd.LoadFloat64x4Slice(x[k:])
-		s0 = archsimd.LoadFloat64x4Slice(w0[k:]).MulAdd(xv, s0)
-		s1 = archsimd.LoadFloat64x4Slice(w1[k:]).MulAdd(xv, s1)
-		s2 = archsimd.LoadFloat64x4Slice(w2[k:]).MulAdd(xv, s2)
-		s3 = archsimd.LoadFloat64x4Slice(w3[k:]).MulAdd(xv, s3)
+	xq := quads(x)
+	q0, q1, q2, q3 := quads(w0)[:len(xq)], quads(w1)[:len(xq)], quads(w2)[:len(xq)], quads(w3)[:len(xq)]
+	for k := range xq {
+		xv := load(&xq[k])
+		s0 = load(&q0[k]).MulAdd(xv, s0)
+		s1 = load(&q1[k]).MulAdd(xv, s1)
+		s2 = load(&q2[k]).MulAdd(xv, s2)
+		s3 = load(&q3[k]).MulAdd(xv, s3)
 	}
+	n := 4 * len(xq)
 	if n < m {
 		xv := archsimd.LoadFloat64x4SlicePart(x[n:])
 		s0 = archsimd.LoadFloat64x4SlicePart(w0[n:]).MulAdd(xv, s0)
@@ -33,11 +35,12 @@ func dot4Lanes(a *[4]float64, w, x []float64) {
 
 func scaleAddLanes(z []float64, d, c float64, t []float64) {
 	vd, vc := bc(d), bc(c)
-	n := len(z) &^ 3
-	for i := 0; i < n; i += 4 {
-		zv := vd.Mul(archsimd.LoadFloat64x4Slice(z[i:]))
-		zv.Add(vc.Mul(archsimd.LoadFloat64x4Slice(t[i:]))).StoreSlice(z[i:])
+	zq := quads(z)
+	tq := quads(t)[:len(zq)]
+	for k := range zq {
+		vd.Mul(load(&zq[k])).Add(vc.Mul(load(&tq[k]))).Store(&zq[k])
 	}
+	n := 4 * len(zq)
 	for i := n; i < len(z); i++ {
 		z[i] = d*z[i] + c*t[i]
 	}
@@ -45,11 +48,12 @@ func scaleAddLanes(z []float64, d, c float64, t []float64) {
 
 func addScaledLanes(z []float64, c float64, t []float64) {
 	vc := bc(c)
-	n := len(z) &^ 3
-	for i := 0; i < n; i += 4 {
-		zv := archsimd.LoadFloat64x4Slice(z[i:])
-		zv.Add(vc.Mul(archsimd.LoadFloat64x4Slice(t[i:]))).StoreSlice(z[i:])
+	zq := quads(z)
+	tq := quads(t)[:len(zq)]
+	for k := range zq {
+		load(&zq[k]).Add(vc.Mul(load(&tq[k]))).Store(&zq[k])
 	}
+	n := 4 * len(zq)
 	for i := n; i < len(z); i++ {
 		z[i] += c * t[i]
 	}

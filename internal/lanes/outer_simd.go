@@ -9,12 +9,14 @@ import "simd/archsimd"
 
 func outerLanes(g, d, x []float64) {
 	m := len(x)
-	n := m &^ 3
+	xq := quads(x)
+	n := 4 * len(xq)
 	for r, dr := range d {
 		vd := bc(dr)
 		row := g[r*m : (r+1)*m]
-		for j := 0; j < n; j += 4 {
-			archsimd.LoadFloat64x4Slice(row[j:]).Add(vd.Mul(archsimd.LoadFloat64x4Slice(x[j:]))).StoreSlice(row[j:])
+		rq := quads(row)[:len(xq)]
+		for k := range xq {
+			load(&rq[k]).Add(vd.Mul(load(&xq[k]))).Store(&rq[k])
 		}
 		if n < m {
 			archsimd.LoadFloat64x4SlicePart(row[n:]).Add(vd.Mul(archsimd.LoadFloat64x4SlicePart(x[n:]))).StoreSlicePart(row[n:])
@@ -34,11 +36,13 @@ func addMulTLanes(z, w, d []float64) {
 		acc.StoreSlice(z)
 		return
 	}
+	zq := quads(z)
 	for r, dr := range d {
 		vd := bc(dr)
 		row := w[r*m : (r+1)*m]
-		for j := 0; j < n; j += 4 {
-			archsimd.LoadFloat64x4Slice(z[j:]).Add(vd.Mul(archsimd.LoadFloat64x4Slice(row[j:]))).StoreSlice(z[j:])
+		rq := quads(row)[:len(zq)]
+		for k := range zq {
+			load(&zq[k]).Add(vd.Mul(load(&rq[k]))).Store(&zq[k])
 		}
 		if n < m {
 			archsimd.LoadFloat64x4SlicePart(z[n:]).Add(vd.Mul(archsimd.LoadFloat64x4SlicePart(row[n:]))).StoreSlicePart(z[n:])

@@ -14,13 +14,15 @@ func rmspropLanes(theta, u, v []float64, s, alpha, b, eps float64) {
 	vc := archsimd.BroadcastFloat64x4(1 - b)
 	va := archsimd.BroadcastFloat64x4(alpha)
 	ve := archsimd.BroadcastFloat64x4(eps)
-	n := len(u) &^ 3
-	for i := 0; i < n; i += 4 {
-		g := vs.Mul(archsimd.LoadFloat64x4Slice(u[i:]))
-		vi := vb.Mul(archsimd.LoadFloat64x4Slice(v[i:])).Add(vc.Mul(g).Mul(g))
-		vi.StoreSlice(v[i:])
+	uq := quads(u)
+	tq, vq := quads(theta)[:len(uq)], quads(v)[:len(uq)]
+	for k := range uq {
+		g := vs.Mul(load(&uq[k]))
+		vi := vb.Mul(load(&vq[k])).Add(vc.Mul(g).Mul(g))
+		vi.Store(&vq[k])
 		step := va.Mul(g).Div(vi.Sqrt().Add(ve))
-		archsimd.LoadFloat64x4Slice(theta[i:]).Add(step).StoreSlice(theta[i:])
+		load(&tq[k]).Add(step).Store(&tq[k])
 	}
+	n := 4 * len(uq)
 	rmspropTail(theta[n:], u[n:], v[n:], s, alpha, b, eps)
 }
