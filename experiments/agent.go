@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/ccn-go/ccn/arch"
+	"github.com/ccn-go/ccn/internal/lanes"
 )
 
 // TD is the online TD(λ) agent of paper Algorithm 1 (Appendix A.2) over an arch.Engine:
@@ -120,10 +121,8 @@ func (a *TD) Step(x []float64, c float64) (y float64, ok bool) {
 	if fused {
 		a.acc.AccumulateGrad(a.z, decay)
 	} else {
-		z, g := a.z, a.g[:len(a.z)]
-		for i, zi := range z {
-			z[i] = decay*zi + g[i]
-		}
+		// z ← decay·z + 1·g, in lanes (1·g is g exactly).
+		lanes.ScaleAdd(a.z, decay, 1, a.g)
 	}
 	a.y = y
 	return y, !math.IsNaN(y) && !math.IsInf(y, 0)
