@@ -58,8 +58,12 @@ func (s *syntheticStream) Next(x []float64) float64 {
 // newSyntheticAgent returns a started agent for cfg at 275 inputs, a network
 // learner moved to its last stage.
 func newSyntheticAgent(tb testing.TB, cfg RunConfig) (*TD, *syntheticStream) {
-	cfg = cfg.Resolve()
-	l, layout, opt := cfg.NewLearner(syntheticInputs)
+	r, err := cfg.Resolve()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cfg = r.Config()
+	l, layout, opt := r.NewLearner(syntheticInputs)
 	if n, ok := l.(*forward.Network); ok {
 		for n.Features() < cfg.Features {
 			n.AdvanceStage()
