@@ -35,6 +35,9 @@ func printFlags(fs *flag.FlagSet) {
 	fs.VisitAll(func(f *flag.Flag) {
 		arg, usage := argName(f)
 		line := "  --" + f.Name
+		if len(f.Name) == 1 {
+			line = "  -" + f.Name // -j, as the usage lines and the README write it
+		}
 		if arg != "" {
 			line += " " + arg
 		}

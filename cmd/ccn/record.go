@@ -19,7 +19,7 @@ func runRecord(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("record", stderr)
 	name := fs.String("env", "", "game: "+fmt.Sprint(minatar.Names()))
 	steps := intFlag(fs, "steps", 0, "number of steps to record (required, positive)")
-	seed := uint64Flag(fs, "seed", 1, "random seed")
+	seed := uint64Flag(fs, "seed", 0, "random seed (the default of ccn run)")
 	out := fs.String("out", "", "output file (required; written atomically)")
 	if err := parseFlags(fs, args); err != nil {
 		return err

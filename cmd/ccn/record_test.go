@@ -104,3 +104,25 @@ func TestEnvsListsEveryEnvironment(t *testing.T) {
 		assert.True(t, strings.HasPrefix(lines[i+1], want), "line %q", lines[i+1])
 	}
 }
+
+// ccn record's default seed is ccn run's (0), so a recording made without
+// --seed replays the stream a run without --seed learns on.
+func TestRecordDefaultSeedIsRuns(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string][]string{
+		"default.pb": {"record", "--env", "freeway", "--steps", "300", "--out", filepath.Join(dir, "default.pb")},
+		"zero.pb":    {"record", "--env", "freeway", "--steps", "300", "--seed", "0", "--out", filepath.Join(dir, "zero.pb")},
+		"one.pb":     {"record", "--env", "freeway", "--steps", "300", "--seed", "1", "--out", filepath.Join(dir, "one.pb")},
+	}
+	for _, args := range files {
+		var stdout, stderr bytes.Buffer
+		require.Equal(t, 0, run(args, &stdout, &stderr), stderr.String())
+	}
+	read := func(name string) []byte {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		require.NoError(t, err)
+		return b
+	}
+	assert.Equal(t, read("zero.pb"), read("default.pb"))
+	assert.NotEqual(t, read("one.pb"), read("default.pb"), "the seed must change the recording for this test to mean anything")
+}

@@ -199,9 +199,10 @@ func TestSweepHelp(t *testing.T) {
 	require.Equal(t, 0, run([]string{"sweep", "-h"}, &stdout, &stderr))
 	h := stderr.String()
 	for _, want := range []string{"usage: ccn sweep FILE", "--emit-tasks file\n", "--emit-slurm file\n", "--ccn path\n",
-		"--out dir\n", "--scale scale\n", "--sbatch option\n", "-j int\n", "--no-gate\n"} {
+		"--out dir\n", "--scale scale\n", "--sbatch option\n", "\n  -j int\n", "--no-gate\n"} {
 		assert.Contains(t, h, want)
 	}
+	assert.NotContains(t, h, "--j ", "a one-letter flag takes one dash, as the usage line writes it")
 	assert.Equal(t, 1, strings.Count(h, "usage:"))
 }
 
