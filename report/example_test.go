@@ -40,6 +40,11 @@ func ExampleRender() {
 	// skipped: predictions
 	// skipped: normalization-ablation
 	// skipped: ccn-ablations
+	// skipped: atari-normalized-error
+	// skipped: atari-average-error
+	// skipped: atari-predictions
+	// skipped: atari-tbptt-capacity
+	// skipped: atari-normalization
 	// skipped: gradient_bias
 	// skipped: cost
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ccn-go/ccn/experiments"
 	"github.com/ccn-go/ccn/plots"
+	"gonum.org/v1/plot"
 )
 
 // DefaultPredictionSteps is the number of final steps the predictions figure
@@ -27,6 +28,22 @@ func Predictions(r *Results, steps int) (Figure, error) {
 		return Figure{}, err
 	}
 	ccn, tbptt := ss[0].group, ss[1].group
+	p, seed, n, err := predictionsPlot(fig, ccn, tbptt, steps, func(seed uint64) string {
+		return fmt.Sprintf("Predictions at the end of learning (seed %d)\n%s", seed, subtitle(ccn))
+	})
+	if err != nil {
+		return Figure{}, err
+	}
+	return Figure{Name: fig, Drawer: p, Caption: fmt.Sprintf(
+		"Figure 10 (trace patterning): predictions of CCN (%s) and T-BPTT (%s) against the true return over the last %d steps of learning, final seed %d of the main comparison. %s",
+		ccn.Candidate, methodLabel(tbptt.Config)+", "+tbptt.Candidate, n, seed, runText(ccn))}, nil
+}
+
+// predictionsPlot draws the predictions of the groups ccn and tbptt against
+// the true return over the last steps of learning, from the lowest final
+// seed both completed (the same seed is the same stream), titled
+// title(seed); it returns the seed and the number of steps drawn.
+func predictionsPlot(fig string, ccn, tbptt Group, steps int, title func(uint64) string) (*plot.Plot, uint64, int, error) {
 	var ccnRun, tbpttRun *Run
 	for i := range ccn.Runs {
 		for j := range tbptt.Runs {
@@ -37,25 +54,25 @@ func Predictions(r *Results, steps int) (Figure, error) {
 		}
 	}
 	if ccnRun == nil {
-		return Figure{}, missing(fig, "%s: CCN and T-BPTT have no complete final run with a common seed", StudyMain)
+		return nil, 0, 0, missing(fig, "%s: CCN and T-BPTT have no complete final run with a common seed", StudyMain)
 	}
 	t, ccnPred, ret, err := experiments.ReadPredictions(filepath.Join(ccnRun.Dir, experiments.PredictionsFile))
 	if err != nil {
-		return Figure{}, err
+		return nil, 0, 0, err
 	}
 	t2, tbpttPred, ret2, err := experiments.ReadPredictions(filepath.Join(tbpttRun.Dir, experiments.PredictionsFile))
 	if err != nil {
-		return Figure{}, err
+		return nil, 0, 0, err
 	}
 	if len(t) == 0 || len(t2) == 0 {
-		return Figure{}, missing(fig, "seed %d: empty %s", ccnRun.Summary.Seed, experiments.PredictionsFile)
+		return nil, 0, 0, missing(fig, "seed %d: empty %s", ccnRun.Summary.Seed, experiments.PredictionsFile)
 	}
 	if len(t) != len(t2) || t[0] != t2[0] {
-		return Figure{}, missing(fig, "seed %d: CCN and T-BPTT predictions cover different steps (runs of different lengths?)", ccnRun.Summary.Seed)
+		return nil, 0, 0, missing(fig, "seed %d: CCN and T-BPTT predictions cover different steps (runs of different lengths?)", ccnRun.Summary.Seed)
 	}
 	for i := range ret {
 		if math.Abs(ret[i]-ret2[i]) > 1e-9*(1+math.Abs(ret[i])) {
-			return Figure{}, fmt.Errorf("report: seed %d: the true returns of the CCN run %s and the T-BPTT run %s differ at step %v",
+			return nil, 0, 0, fmt.Errorf("report: seed %d: the true returns of the CCN run %s and the T-BPTT run %s differ at step %v",
 				ccnRun.Summary.Seed, ccnRun.ID, tbpttRun.ID, t[i])
 		}
 	}
@@ -68,13 +85,11 @@ func Predictions(r *Results, steps int) (Figure, error) {
 	for i := range back {
 		back[i] = t[from+i] - end
 	}
-	p, err := plots.Predictions(fmt.Sprintf("Predictions at the end of learning (seed %d)\n%s", ccnRun.Summary.Seed, subtitle(ccn)), back, series, ret[from:])
+	p, err := plots.Predictions(title(ccnRun.Summary.Seed), back, series, ret[from:])
 	if err != nil {
-		return Figure{}, err
+		return nil, 0, 0, err
 	}
 	p.X.Label.Text = fmt.Sprintf("steps before the end of learning (step %s)", thousands(int(end)))
 	p.X.Max = 0
-	return Figure{Name: fig, Drawer: p, Caption: fmt.Sprintf(
-		"Figure 10 (trace patterning): predictions of CCN (%s) and T-BPTT (%s) against the true return over the last %d steps of learning, final seed %d of the main comparison. %s",
-		ccn.Candidate, methodLabel(tbptt.Config)+", "+tbptt.Candidate, len(t)-from, ccnRun.Summary.Seed, runText(ccn))}, nil
+	return p, ccnRun.Summary.Seed, len(t) - from, nil
 }

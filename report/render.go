@@ -70,6 +70,11 @@ func Builders(r *Results, o Options) []Builder {
 		{NamePredictions, func() (Figure, error) { return Predictions(r, predSteps) }},
 		{NameNormalization, func() (Figure, error) { return Normalization(r) }},
 		{NameAblations, func() (Figure, error) { return Ablations(r) }},
+		{NameAtariNormalized, func() (Figure, error) { return AtariNormalized(r) }},
+		{NameAtariAverage, func() (Figure, error) { return AtariAverage(r) }},
+		{NameAtariPredictions, func() (Figure, error) { return AtariPredictions(r, predSteps) }},
+		{NameAtariCapacity, func() (Figure, error) { return AtariCapacity(r) }},
+		{NameAtariNormalization, func() (Figure, error) { return AtariNormalization(r) }},
 		{NameGradientBias, func() (Figure, error) { return GradientBias(r) }},
 		{NameCost, func() (Figure, error) { return Cost(r) }},
 	}

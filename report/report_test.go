@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -78,16 +79,21 @@ func TestRenderEveryFigure(t *testing.T) {
 	// curves-and-summary figures 12×4 in, the four-panel ablations 12×8 in,
 	// the gradient-bias grid its own.
 	want := map[string][2]int{
-		report.NameStream:         {2100, 1500},
-		report.NameFrames:         {2400, 3600},
-		report.NameLearningCurves: {1800, 1200},
-		report.NameComputeMatched: {3600, 1200},
-		report.NameTruncationH10:  {3600, 1200},
-		report.NamePredictions:    {1800, 1200},
-		report.NameNormalization:  {1800, 1200},
-		report.NameAblations:      {3600, 2400},
-		"gradient_bias":           {0, 0},
-		"cost":                    {1800, 1200},
+		report.NameStream:             {2100, 1500},
+		report.NameFrames:             {2400, 3600},
+		report.NameLearningCurves:     {1800, 1200},
+		report.NameComputeMatched:     {3600, 1200},
+		report.NameTruncationH10:      {3600, 1200},
+		report.NamePredictions:        {1800, 1200},
+		report.NameNormalization:      {1800, 1200},
+		report.NameAblations:          {3600, 2400},
+		"gradient_bias":               {0, 0},
+		"cost":                        {1800, 1200},
+		report.NameAtariNormalized:    {1800, 1200},
+		report.NameAtariAverage:       {1800, 1200},
+		report.NameAtariPredictions:   {0, 0},
+		report.NameAtariCapacity:      {0, 0},
+		report.NameAtariNormalization: {1800, 1200},
 	}
 	var drawn []string
 	for _, f := range rep.Drawn {
@@ -124,6 +130,21 @@ func TestRenderEveryFigure(t *testing.T) {
 			"%s: every error figure draws the best constant prediction", name)
 	}
 	assert.NotContains(t, captionOf(t, text, report.NameAblations), "selected default", "nothing is tuned in the ablations")
+}
+
+// withAtariAbsent adds to skipped the Atari figures, skipped for want of
+// their studies.
+func withAtariAbsent(skipped map[string]string) map[string]string {
+	for name, study := range map[string]string{
+		report.NameAtariNormalized:    report.StudyAtariMain,
+		report.NameAtariAverage:       report.StudyAtariMain,
+		report.NameAtariPredictions:   report.StudyAtariMain,
+		report.NameAtariCapacity:      report.StudyAtariCapacity,
+		report.NameAtariNormalization: report.StudyAtariNormalization,
+	} {
+		skipped[name] = "study " + study + " not in"
+	}
+	return skipped
 }
 
 func mapsKeys(m map[string][2]int) []string {
@@ -171,7 +192,11 @@ func TestGroupIsTheSelectedConfigurationOverTheFinalSeeds(t *testing.T) {
 	dir := fullResults(t)
 	r, err := report.Open(dir, "")
 	require.NoError(t, err)
-	assert.ElementsMatch(t, reporttest.AllStudies, r.Studies())
+	studies := slices.Clone(reporttest.AllStudies)
+	for s := range reporttest.AtariStudies {
+		studies = append(studies, s)
+	}
+	assert.ElementsMatch(t, studies, r.Studies())
 
 	plans, err := sweep.LoadPlans(dir)
 	require.NoError(t, err)
@@ -254,7 +279,7 @@ func TestMissingDataSaysWhatIsMissing(t *testing.T) {
 			name:  "no plans",
 			setup: func(t *testing.T, dir string) {},
 			drawn: []string{report.NameStream, report.NameFrames},
-			skipped: map[string]string{
+			skipped: withAtariAbsent(map[string]string{
 				report.NameLearningCurves: "study main-comparison not in",
 				report.NameComputeMatched: "study compute-matched-tbptt not in",
 				report.NameTruncationH10:  "study truncation-h10 not in",
@@ -263,7 +288,7 @@ func TestMissingDataSaysWhatIsMissing(t *testing.T) {
 				report.NameAblations:      "study ccn-features-per-stage not in",
 				"gradient_bias":           "gradient_bias.csv not found (run: ccn truncation --out",
 				"cost":                    "cost.csv not found (run: ccn truncation --out",
-			},
+			}),
 		},
 		{
 			name: "main comparison only",
@@ -271,14 +296,14 @@ func TestMissingDataSaysWhatIsMissing(t *testing.T) {
 				require.NoError(t, reporttest.WriteStudy(dir, configs, report.StudyMain, reporttest.Tiny(), reporttest.Complete))
 			},
 			drawn: []string{report.NameStream, report.NameFrames, report.NameLearningCurves, report.NamePredictions},
-			skipped: map[string]string{
+			skipped: withAtariAbsent(map[string]string{
 				report.NameComputeMatched: "study compute-matched-tbptt not in",
 				report.NameTruncationH10:  "run: ccn sweep experiments/configs/truncation-h10.yaml --scale test --out",
 				report.NameNormalization:  "study normalization-ablation not in",
 				report.NameAblations:      "study ccn-features-per-stage not in",
 				"gradient_bias":           "not found",
 				"cost":                    "not found",
-			},
+			}),
 		},
 		{
 			name: "sweep stage not run",
@@ -287,14 +312,14 @@ func TestMissingDataSaysWhatIsMissing(t *testing.T) {
 				require.NoError(t, reporttest.WriteTruncation(filepath.Join(dir, "truncation")))
 			},
 			drawn: []string{report.NameStream, report.NameFrames, "gradient_bias", "cost"},
-			skipped: map[string]string{
+			skipped: withAtariAbsent(map[string]string{
 				report.NameLearningCurves: "main-comparison/test group ccn: sweep stage not finished",
 				report.NamePredictions:    "main-comparison/test group ccn: sweep stage not finished",
 				report.NameComputeMatched: "study compute-matched-tbptt not in",
 				report.NameTruncationH10:  "study truncation-h10 not in",
 				report.NameNormalization:  "study normalization-ablation not in",
 				report.NameAblations:      "study ccn-features-per-stage not in",
-			},
+			}),
 		},
 		{
 			name: "final runs not run",
@@ -306,7 +331,7 @@ func TestMissingDataSaysWhatIsMissing(t *testing.T) {
 			// Final seeds 0 and 1 of the main comparison are its sweep runs:
 			// its figures are drawn over 2 of 3 seeds.
 			drawn: []string{report.NameStream, report.NameFrames, report.NameLearningCurves, report.NamePredictions},
-			skipped: map[string]string{
+			skipped: withAtariAbsent(map[string]string{
 				report.NameAblations: "ccn-features-per-stage/test group ccn/fps=1: none of 3 final runs complete (0 diverged, 3 pending or failed); " +
 					"ccn-features-per-stage/test group ccn/fps=2: none of 3 final runs complete (0 diverged, 3 pending or failed); and 4 more groups",
 				report.NameComputeMatched: "study compute-matched-tbptt not in",
@@ -314,7 +339,7 @@ func TestMissingDataSaysWhatIsMissing(t *testing.T) {
 				report.NameNormalization:  "study normalization-ablation not in",
 				"gradient_bias":           "not found",
 				"cost":                    "not found",
-			},
+			}),
 			captions: "CCN: 2 of 3 seeds (1 missing), selected",
 		},
 	}

@@ -99,11 +99,37 @@ func WriteStudy(dir, configs, study string, scale sweep.Scale, stage Stage) erro
 	return nil
 }
 
-// WriteAll writes every study of AllStudies, complete, at Tiny scale, and the
-// truncation study's CSVs.
+// AtariStudies are the Atari studies of experiments/configs, and the groups
+// AtariTiny runs of each.
+var AtariStudies = map[string][]string{
+	"atari-main-comparison":        {"ccn", "columnar", "constructive", "tbptt/15:2", "tbptt/5:7"},
+	"atari-tbptt-capacity":         {"capacity/H=2", "capacity/H=15", "truncation/k=2", "truncation/k=15"},
+	"atari-normalization-ablation": nil,
+}
+
+// AtariTiny is a scale of 200 steps on two games, nothing tuned, two final
+// seeds, over the groups only.
+func AtariTiny(only []string) sweep.Scale {
+	return sweep.Scale{
+		Steps:      200,
+		FinalSeeds: sweep.Seeds{0, 1},
+		Set:        map[string]any{"window": 100, "log-every": 50},
+		Grid:       map[string][]any{"step-size": {3e-4}, "epsilon": {0.001}},
+		Envs:       []string{"breakout", "freeway"},
+		Only:       only,
+	}
+}
+
+// WriteAll writes every study of AllStudies, complete, at Tiny scale, the
+// Atari studies at AtariTiny, and the truncation study's CSVs.
 func WriteAll(dir, configs string) error {
 	for _, s := range AllStudies {
 		if err := WriteStudy(dir, configs, s, Tiny(), Complete); err != nil {
+			return err
+		}
+	}
+	for s, only := range AtariStudies {
+		if err := WriteStudy(dir, configs, s, AtariTiny(only), Complete); err != nil {
 			return err
 		}
 	}

@@ -1,0 +1,63 @@
+package plots
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// NormalizedLabel is the y-axis label of NormalizedErrors panels.
+const NormalizedLabel = "normalized error (mean ± s.e.)"
+
+// NormalizedErrors draws normalized errors (paper §5: a method's error over
+// the best T-BPTT's on the same game): one point with a ±1 s.e. bar per
+// entry, in the colour of its method whatever the other entries (unlike
+// FinalErrors, which gives repeated methods a family of colours), and a
+// dashed line at one labelled one. An entry without a value (NaN mean) has
+// an empty slot at its tick; at least one must have a value.
+func NormalizedErrors(title, xLabel, one string, points []Point) (*plot.Plot, error) {
+	p := newPlot(title, xLabel, NormalizedLabel)
+	labels := make([]string, len(points))
+	drawn := 0
+	for i, pt := range points {
+		labels[i] = pt.Label
+		c, err := MethodColor(pt.Method)
+		if err != nil {
+			return nil, err
+		}
+		if math.IsNaN(pt.Mean) {
+			continue
+		}
+		if math.IsInf(pt.Mean, 0) || math.IsNaN(pt.StdErr) || math.IsInf(pt.StdErr, 0) {
+			return nil, fmt.Errorf("plots: %s: point %q has a non-finite mean or s.e.", title, pt.Label)
+		}
+		x := float64(i)
+		bar := &plotter.YErrorBars{
+			XYs:       plotter.XYs{{X: x, Y: pt.Mean}},
+			YErrors:   plotter.YErrors{{Low: pt.StdErr, High: pt.StdErr}},
+			LineStyle: draw.LineStyle{Color: c, Width: vg.Points(1.2)},
+			CapWidth:  vg.Points(6),
+		}
+		sc, err := plotter.NewScatter(plotter.XYs{{X: x, Y: pt.Mean}})
+		if err != nil {
+			return nil, err
+		}
+		sc.GlyphStyle = draw.GlyphStyle{Color: c, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}
+		p.Add(bar, sc)
+		drawn++
+	}
+	if drawn == 0 {
+		return nil, missing(title, "no entry with a value")
+	}
+	p.NominalX(labels...)
+	p.X.Min, p.X.Max = -0.5, float64(len(points))-0.5
+	ref := Reference{Label: one, Value: 1, Color: methodColors["tbptt"], Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}
+	if err := addReferences(p, title, []Reference{ref}); err != nil {
+		return nil, err
+	}
+	return p, nil
+}

@@ -1,0 +1,330 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/ccn-go/ccn/plots"
+	"github.com/ccn-go/ccn/sweep"
+	"gonum.org/v1/plot"
+)
+
+// Atari studies (experiments/configs) and figure names.
+const (
+	StudyAtariMain          = "atari-main-comparison"
+	StudyAtariCapacity      = "atari-tbptt-capacity"
+	StudyAtariNormalization = "atari-normalization-ablation"
+
+	NameAtariNormalized    = "atari-normalized-error"
+	NameAtariAverage       = "atari-average-error"
+	NameAtariCapacity      = "atari-tbptt-capacity"
+	NameAtariNormalization = "atari-normalization"
+)
+
+// atariRows returns the rows of sweep.Results.Normalize of study at r's
+// scale, and the plan, or a missing-data error for figure fig.
+func atariRows(r *Results, fig, study string) ([]sweep.Normalized, *sweep.Plan, error) {
+	p, err := r.plan(fig, study)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := sweep.Collect(r.Dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	var rows []sweep.Normalized
+	for _, n := range res.Normalize() {
+		if n.Study == study && n.Scale == r.Scale {
+			rows = append(rows, n)
+		}
+	}
+	if len(rows) == 0 {
+		return nil, nil, missing(fig, "study %s runs over no list of environments", study)
+	}
+	return rows, p, nil
+}
+
+// atariRunText describes the runs of plan p: scale, steps, seeds, and the
+// selected configuration of each group family (the same grid on every game;
+// the selection may differ per game, so each game's is listed).
+func atariRunText(r *Results, p *sweep.Plan) string {
+	cfg := p.Groups[0].Candidates[0].Config.Config()
+	text := fmt.Sprintf("Scale %s, %s steps per run, error over the final %s steps; final seeds %s",
+		p.Scale, thousands(cfg.Steps), thousands(cfg.Window), seedRanges(p.FinalSeeds))
+	if len(p.SweepSeeds) > 0 {
+		text += fmt.Sprintf(", sweep seeds %s", seedRanges(p.SweepSeeds))
+	}
+	var sel []string
+	for _, g := range p.Groups {
+		if s, ok := r.selected[p.Study+"\x00"+g.Name]; ok {
+			sel = append(sel, g.Name+" "+g.Candidates[s.Candidate].Label)
+		}
+	}
+	return text + "; selected: " + strings.Join(sel, ", ")
+}
+
+// countsText says what the rows leave out: diverged, failed or pending runs
+// and entries without a value.
+func countsText(rows []sweep.Normalized) string {
+	var parts []string
+	for _, n := range rows {
+		var why []string
+		if n.Diverged > 0 {
+			why = append(why, fmt.Sprintf("%d diverged", n.Diverged))
+		}
+		if n.Failed+n.Pending > 0 {
+			why = append(why, fmt.Sprintf("%d failed or pending", n.Failed+n.Pending))
+		}
+		if n.Env != sweep.MeanEnv && math.IsNaN(n.Mean) {
+			why = append(why, "no value (no complete run or no T-BPTT reference)")
+		}
+		if n.Env == sweep.MeanEnv && len(n.Missing) > 0 {
+			why = append(why, "averaged over "+fmt.Sprint(n.Games)+" games, missing "+strings.Join(n.Missing, " "))
+		}
+		if len(why) > 0 {
+			parts = append(parts, fmt.Sprintf("%s on %s: %s", n.Family, n.Env, strings.Join(why, ", ")))
+		}
+	}
+	if len(parts) == 0 {
+		return "Every final run complete"
+	}
+	return "Left out: " + strings.Join(parts, "; ")
+}
+
+func rowMethod(family string) string {
+	switch {
+	case strings.HasPrefix(family, "ccn"):
+		return "CCN"
+	case strings.HasPrefix(family, "columnar"):
+		return "Columnar"
+	case strings.HasPrefix(family, "constructive"):
+		return "Constructive"
+	}
+	return "T-BPTT"
+}
+
+func pick(rows []sweep.Normalized, keep func(sweep.Normalized) bool) []sweep.Normalized {
+	var out []sweep.Normalized
+	for _, n := range rows {
+		if keep(n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func atariPoints(rows []sweep.Normalized, label func(sweep.Normalized) string) []plots.Point {
+	pts := make([]plots.Point, len(rows))
+	for i, n := range rows {
+		pts[i] = plots.Point{Label: label(n), Method: rowMethod(n.Family), Mean: n.Mean, StdErr: n.SE}
+	}
+	return pts
+}
+
+// AtariNormalized draws Figure 8: CCN's error on each game over the best
+// T-BPTT's (sweep.Normalized), mean ± s.e. over the final seeds.
+func AtariNormalized(r *Results) (Figure, error) {
+	const fig = NameAtariNormalized
+	rows, p, err := atariRows(r, fig, StudyAtariMain)
+	if err != nil {
+		return Figure{}, err
+	}
+	rows = pick(rows, func(n sweep.Normalized) bool { return n.Family == GroupCCN && n.Env != sweep.MeanEnv })
+	pl, err := plots.NormalizedErrors("CCN against the best T-BPTT per game\n"+p.Scale+" scale", "game", "best T-BPTT",
+		atariPoints(rows, func(n sweep.Normalized) string { return n.Env }))
+	if err != nil {
+		return Figure{}, err
+	}
+	return Figure{Name: fig, Drawer: pl, Caption: strings.Join([]string{
+		"Figure 8: CCN's mean squared return error on each game divided by the best T-BPTT's on that game (T-BPTT = 1; below 1, CCN predicts better); mean ± standard error over the final seeds",
+		atariRunText(r, p), countsText(rows)}, ". ") + "."}, nil
+}
+
+// AtariAverage draws Figure 9: the normalized error of CCN, Columnar and
+// Constructive averaged over the games (T-BPTT = 1).
+func AtariAverage(r *Results) (Figure, error) {
+	const fig = NameAtariAverage
+	rows, p, err := atariRows(r, fig, StudyAtariMain)
+	if err != nil {
+		return Figure{}, err
+	}
+	rows = pick(rows, func(n sweep.Normalized) bool {
+		return n.Env == sweep.MeanEnv && (n.Family == GroupCCN || n.Family == GroupColumnar || n.Family == GroupConstructive)
+	})
+	pl, err := plots.NormalizedErrors("Normalized error averaged over games\n"+p.Scale+" scale", "method", "best T-BPTT",
+		atariPoints(rows, func(n sweep.Normalized) string { return rowMethod(n.Family) }))
+	if err != nil {
+		return Figure{}, err
+	}
+	return Figure{Name: fig, Drawer: pl, Caption: strings.Join([]string{
+		"Figure 9: normalized error (error / best T-BPTT's on the same game) of CCN, Columnar and Constructive, averaged over the games; bars: √(Σ s.e.²)/games",
+		atariRunText(r, p), countsText(rows)}, ". ") + "."}, nil
+}
+
+// AtariCapacityPoints returns the two panels of Figure 11: T-BPTT with
+// k = 8 and H = 2..15, and with H = 8 and k = 2..15; on each game the
+// errors are divided by the value at 15, then averaged over the games,
+//
+//	v(x) = (1/G) Σ_g n_g(x)/n_g(15)      s.e. = √(Σ_g (se_g(x)/n_g(15))²)/G
+//
+// over the G games where both values exist (NaN where none).
+func AtariCapacityPoints(r *Results) ([2][]plots.Point, error) {
+	pts, _, _, _, err := capacityPoints(r)
+	return pts, err
+}
+
+func capacityPoints(r *Results) (pts [2][]plots.Point, notes []string, rows []sweep.Normalized, p *sweep.Plan, err error) {
+	const fig = NameAtariCapacity
+	rows, p, err = atariRows(r, fig, StudyAtariCapacity)
+	if err != nil {
+		return pts, nil, nil, nil, err
+	}
+	rows = pick(rows, func(n sweep.Normalized) bool { return n.Env != sweep.MeanEnv })
+	for i, prefix := range []string{"capacity/H=", "truncation/k="} {
+		ref := map[string]sweep.Normalized{}
+		var xs []string
+		for _, n := range rows {
+			if n.Family == prefix+"15" {
+				ref[n.Env] = n
+			}
+			if strings.HasPrefix(n.Family, prefix) && !slices.Contains(xs, n.Family) {
+				xs = append(xs, n.Family)
+			}
+		}
+		if len(ref) == 0 {
+			return pts, nil, nil, nil, missing(fig, "%s: no group %s15 (the value at 15)", StudyAtariCapacity, prefix)
+		}
+		for _, x := range xs {
+			var sum, se2 float64
+			games := 0
+			for _, n := range rows {
+				d, ok := ref[n.Env]
+				if n.Family != x || !ok || math.IsNaN(n.Mean) || math.IsNaN(d.Mean) {
+					continue
+				}
+				sum += n.Mean / d.Mean
+				se2 += (n.SE / d.Mean) * (n.SE / d.Mean)
+				games++
+			}
+			pt := plots.Point{Label: strings.SplitN(x, "/", 2)[1], Method: "T-BPTT", Mean: math.NaN(), StdErr: math.NaN()}
+			if games > 0 {
+				pt.Mean, pt.StdErr = sum/float64(games), math.Sqrt(se2)/float64(games)
+			}
+			notes = append(notes, fmt.Sprintf("%s over %d games", pt.Label, games))
+			pts[i] = append(pts[i], pt)
+		}
+	}
+	return pts, notes, rows, p, nil
+}
+
+// AtariCapacity draws Figure 11 from AtariCapacityPoints.
+func AtariCapacity(r *Results) (Figure, error) {
+	const fig = NameAtariCapacity
+	pts, notes, rows, p, err := capacityPoints(r)
+	if err != nil {
+		return Figure{}, err
+	}
+	lp, err := plots.NormalizedErrors("T-BPTT capacity, k = 8", "hidden units H", "H = 15", pts[0])
+	if err != nil {
+		return Figure{}, err
+	}
+	rp, err := plots.NormalizedErrors("T-BPTT truncation, H = 8", "truncation k", "k = 15", pts[1])
+	if err != nil {
+		return Figure{}, err
+	}
+	lp.Y.Label.Text, rp.Y.Label.Text = "error / error at 15", "error / error at 15"
+	g := plots.NewGrid("T-BPTT capacity and truncation on the games\n"+p.Scale+" scale", 1, 2, lp, rp)
+	return Figure{Name: fig, Drawer: g, Caption: strings.Join([]string{
+		"Figure 11: T-BPTT's error with k = 8 and H hidden units (left) and with H = 8 and truncation k (right), divided on each game by the value at 15 and averaged over the games (bars: √(Σ s.e.²)/games)",
+		atariRunText(r, p), strings.Join(notes, ", "), countsText(rows)}, ". ") + "."}, nil
+}
+
+// AtariNormalization draws Figure 13: CCN with and without online feature
+// normalization on each game and averaged, each tuned, errors divided by the
+// best T-BPTT's of the main comparison on the same game; diverged runs are
+// counted in the caption.
+func AtariNormalization(r *Results) (Figure, error) {
+	const fig = NameAtariNormalization
+	rows, p, err := atariRows(r, fig, StudyAtariNormalization)
+	if err != nil {
+		return Figure{}, err
+	}
+	pts := atariPoints(rows, func(n sweep.Normalized) string {
+		if n.Family == GroupCCNNoNorm {
+			return n.Env + "\nno norm."
+		}
+		return n.Env + "\nnorm."
+	})
+	pl, err := plots.NormalizedErrors("CCN with and without feature normalization\n"+p.Scale+" scale", "game", "best T-BPTT", pts)
+	if err != nil {
+		return Figure{}, err
+	}
+	return Figure{Name: fig, Drawer: pl, Caption: strings.Join([]string{
+		"Figure 13: CCN (4 features per stage) with (norm.) and without (no norm.) online feature normalization, on each game and averaged over games (mean), each tuned independently, error divided by the best T-BPTT's on the same game (atari-main-comparison at the same scale); mean ± s.e. over the final seeds",
+		atariRunText(r, p), countsText(rows)}, ". ") + "."}, nil
+}
+
+// NameAtariPredictions is the file name of the Atari predictions figure.
+const NameAtariPredictions = "atari-predictions"
+
+// AtariPredictions draws Figure 10: on each game (a panel each), the
+// predictions of CCN and of the game's best T-BPTT (the reference of
+// normalized.csv) against the true return over the last steps of learning,
+// from the lowest final seed both completed. Games without such a pair of
+// runs are listed in the caption.
+func AtariPredictions(r *Results, steps int) (Figure, error) {
+	const fig = NameAtariPredictions
+	rows, p, err := atariRows(r, fig, StudyAtariMain)
+	if err != nil {
+		return Figure{}, err
+	}
+	var panels []*plot.Plot
+	var drawn, skipped []string
+	for _, n := range rows {
+		if n.Family != GroupCCN || n.Env == sweep.MeanEnv {
+			continue
+		}
+		study, group, _ := strings.Cut(n.Reference, "/")
+		if study != StudyAtariMain {
+			skipped = append(skipped, n.Env+" (no T-BPTT of "+StudyAtariMain+" as reference)")
+			continue
+		}
+		ccn, err := r.Group(fig, StudyAtariMain, GroupCCN+"@"+n.Env)
+		if err != nil {
+			skipped = append(skipped, n.Env+" (no complete CCN run)")
+			continue
+		}
+		tb, err := r.Group(fig, StudyAtariMain, group)
+		if err != nil {
+			skipped = append(skipped, n.Env+" (no complete T-BPTT run)")
+			continue
+		}
+		pl, seed, k, err := predictionsPlot(fig, ccn, tb, steps, func(seed uint64) string {
+			return fmt.Sprintf("%s (seed %d)", n.Env, seed)
+		})
+		var m *plots.MissingError
+		if errors.As(err, &m) {
+			skipped = append(skipped, n.Env+" ("+m.What+")")
+			continue
+		}
+		if err != nil {
+			return Figure{}, err
+		}
+		panels = append(panels, pl)
+		drawn = append(drawn, fmt.Sprintf("%s: CCN and T-BPTT %s, seed %d, last %d steps", n.Env, strings.TrimSuffix(strings.TrimPrefix(group, GroupTBPTT+"/"), "@"+n.Env), seed, k))
+	}
+	if len(panels) == 0 {
+		return Figure{}, missing(fig, "%s: no game with complete CCN and T-BPTT final runs of a common seed (%s)", StudyAtariMain, strings.Join(skipped, "; "))
+	}
+	cols := min(2, len(panels))
+	g := plots.NewGrid("Predictions at the end of learning, CCN and the best T-BPTT per game\n"+p.Scale+" scale", (len(panels)+cols-1)/cols, cols, panels...)
+	caption := []string{"Figure 10: predictions of CCN and of the game's best T-BPTT (normalized.csv's reference) against the true return over the last steps of learning",
+		atariRunText(r, p), strings.Join(drawn, "; ")}
+	if len(skipped) > 0 {
+		caption = append(caption, "Not drawn: "+strings.Join(skipped, "; "))
+	}
+	return Figure{Name: fig, Drawer: g, Caption: strings.Join(caption, ". ") + "."}, nil
+}

@@ -1,0 +1,137 @@
+package report_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ccn-go/ccn/experiments"
+	"github.com/ccn-go/ccn/plots"
+	"github.com/ccn-go/ccn/report"
+	"github.com/ccn-go/ccn/sweep"
+)
+
+// writeAtari saves study's plan at a two-game test scale of the given groups
+// into dir and writes a summary for each final run: final error err(group,
+// game, seed), diverged when it returns a negative value, no run at all for
+// NaN (pending).
+func writeAtari(t *testing.T, dir, study string, only []string, final func(family, env string, seed uint64) float64) {
+	t.Helper()
+	s, err := sweep.Load(filepath.Join(configs, study+".yaml"))
+	require.NoError(t, err)
+	s.Scales["test"] = sweep.Scale{Steps: 100, FinalSeeds: sweep.Seeds{0, 1}, Envs: []string{"breakout", "freeway"}, Only: only,
+		Set: map[string]any{"window": 50}, Grid: map[string][]any{"step-size": {3e-4}, "epsilon": {0.001}}}
+	p, err := s.Plan("test")
+	require.NoError(t, err)
+	require.NoError(t, sweep.SavePlan(dir, p))
+	for g, grp := range p.Groups {
+		for _, task := range p.FinalTasks(g, 0) {
+			e := final(grp.Family, grp.Env, task.Seed)
+			if e != e {
+				continue
+			}
+			run := sweep.RunDir(dir, task.ID)
+			require.NoError(t, os.MkdirAll(run, 0o755))
+			sum := experiments.Summary{Config: task.Config.Config(), Seed: task.Seed, Steps: 100, FinalError: e, Diverged: e < 0}
+			b, err := json.Marshal(sum)
+			require.NoError(t, err)
+			require.NoError(t, os.WriteFile(filepath.Join(run, experiments.SummaryFile), b, 0o644))
+		}
+	}
+}
+
+// The Atari figures draw what they can and say in the caption what is left
+// out: a game without a complete CCN run, diverged runs; a figure whose
+// study is absent is skipped naming it.
+func TestAtariFiguresMissingAndDiverged(t *testing.T) {
+	dir := t.TempDir()
+	nan := func() float64 { var z float64; return z / z }()
+	writeAtari(t, dir, report.StudyAtariMain, []string{"ccn", "columnar", "constructive", "tbptt/5:7"},
+		func(family, env string, seed uint64) float64 {
+			switch {
+			case family == "ccn" && env == "freeway":
+				return -1 // both diverged: no value on freeway
+			case family == "columnar" && env == "breakout" && seed == 1:
+				return nan // pending
+			case family == "tbptt/5:7":
+				return 2
+			}
+			return 1 + float64(seed)
+		})
+	writeAtari(t, dir, report.StudyAtariNormalization, nil, func(family, env string, seed uint64) float64 {
+		if family == "ccn-no-norm" && seed == 0 {
+			return -1
+		}
+		return 3
+	})
+	r, err := report.Open(dir, "test")
+	require.NoError(t, err)
+
+	fig, err := report.AtariNormalized(r)
+	require.NoError(t, err, "breakout has a value")
+	assert.Contains(t, fig.Caption, "ccn on freeway: 2 diverged, no value")
+	assert.NotContains(t, fig.Caption, "Every final run complete")
+
+	fig, err = report.AtariAverage(r)
+	require.NoError(t, err)
+	assert.Contains(t, fig.Caption, "ccn on mean: 2 diverged, averaged over 1 games, missing freeway")
+	assert.Contains(t, fig.Caption, "columnar on mean: 1 failed or pending")
+
+	fig, err = report.AtariNormalization(r)
+	require.NoError(t, err)
+	assert.Contains(t, fig.Caption, "ccn-no-norm on breakout: 1 diverged")
+
+	_, err = report.AtariCapacity(r)
+	var m *plots.MissingError
+	require.ErrorAs(t, err, &m)
+	assert.Contains(t, m.What, "study atari-tbptt-capacity not in")
+}
+
+// A figure with no value at all is skipped, never drawn empty.
+func TestAtariFigureWithoutValues(t *testing.T) {
+	dir := t.TempDir()
+	writeAtari(t, dir, report.StudyAtariMain, []string{"ccn", "tbptt/5:7"}, func(family, env string, seed uint64) float64 {
+		if family == "ccn" {
+			return -1
+		}
+		return 2
+	})
+	r, err := report.Open(dir, "test")
+	require.NoError(t, err)
+	_, err = report.AtariNormalized(r)
+	var m *plots.MissingError
+	require.ErrorAs(t, err, &m)
+	assert.True(t, strings.Contains(m.What, "no entry with a value"), m.What)
+}
+
+// Capacity: each game's errors over the value at 15, then the mean over
+// games. Game breakout: H=2 error 4, H=15 error 2 → 2; freeway: 3 and 3 → 1;
+// the mean is 1.5, and H=15 is 1 exactly.
+func TestAtariCapacityNormalizesAt15(t *testing.T) {
+	dir := t.TempDir()
+	writeAtari(t, dir, report.StudyAtariCapacity, []string{"capacity/H=2", "capacity/H=15", "truncation/k=2", "truncation/k=15"},
+		func(family, env string, seed uint64) float64 {
+			if family == "capacity/H=2" && env == "breakout" {
+				return 4
+			}
+			if strings.HasSuffix(family, "15") && env == "breakout" {
+				return 2
+			}
+			return 3
+		})
+	r, err := report.Open(dir, "test")
+	require.NoError(t, err)
+	fig, err := report.AtariCapacity(r)
+	require.NoError(t, err)
+	assert.Contains(t, fig.Caption, "H=2 over 2 games")
+	pts, err := report.AtariCapacityPoints(r)
+	require.NoError(t, err)
+	assert.InDelta(t, 1.5, pts[0][0].Mean, 1e-12, "H=2")
+	assert.InDelta(t, 1.0, pts[0][1].Mean, 1e-12, "H=15")
+	assert.InDelta(t, 1.25, pts[1][0].Mean, 1e-12, "k=2: breakout 3/2, freeway 3/3")
+}
