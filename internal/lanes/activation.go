@@ -13,6 +13,7 @@ func Sigmoid(dst, src []float64) {
 	dst = dst[:len(src)]
 	if useLanes {
 		sigmoidLanes(dst, src)
+		clearUpper()
 		return
 	}
 	for i, a := range src {
@@ -28,6 +29,7 @@ func Tanh(dst, src []float64) {
 	dst = dst[:len(src)]
 	if useLanes {
 		tanhLanes(dst, src)
+		clearUpper()
 		return
 	}
 	for i, a := range src {
@@ -40,6 +42,7 @@ func Exp(dst, src []float64) {
 	dst = dst[:len(src)]
 	if useLanes {
 		expLanes(dst, src)
+		clearUpper()
 		return
 	}
 	for i, a := range src {

@@ -13,6 +13,7 @@ func Dot4(a *[4]float64, w, x []float64) {
 	w = w[:4*m]
 	if useLanes {
 		dot4Lanes(a, w, x)
+		clearUpper()
 		return
 	}
 	w0, w1, w2, w3 := w[:m], w[m:2*m], w[2*m:3*m], w[3*m:4*m]
@@ -32,6 +33,7 @@ func ScaleAdd(z []float64, d, c float64, t []float64) {
 	t = t[:len(z)]
 	if useLanes {
 		scaleAddLanes(z, d, c, t)
+		clearUpper()
 		return
 	}
 	for i, ti := range t {
@@ -45,6 +47,7 @@ func AddScaled(z []float64, c float64, t []float64) {
 	t = t[:len(z)]
 	if useLanes && len(z) >= 4 {
 		addScaledLanes(z, c, t)
+		clearUpper()
 		return
 	}
 	for i, ti := range t {

@@ -15,6 +15,7 @@ func Normalize(out, h, mean, variance, scale []float64, beta, oneMinus, eps floa
 	out, mean, variance, scale = out[:len(h)], mean[:len(h)], variance[:len(h)], scale[:len(h)]
 	if useLanes {
 		normalizeLanes(out, h, mean, variance, scale, beta, oneMinus, eps)
+		clearUpper()
 		return
 	}
 	normalizeScalar(out, h, mean, variance, scale, beta, oneMinus, eps)

@@ -11,6 +11,7 @@ func Outer(g, d, x []float64) {
 	g = g[:len(d)*m]
 	if useLanes && m >= 4 {
 		outerLanes(g, d, x)
+		clearUpper()
 		return
 	}
 	for r, dr := range d {
@@ -31,6 +32,7 @@ func AddMulT(z, w, d []float64) {
 	w = w[:len(d)*n]
 	if useLanes && n >= 4 {
 		addMulTLanes(z, w, d)
+		clearUpper()
 		return
 	}
 	for r, dr := range d {

@@ -14,6 +14,7 @@ func RMSProp(theta, u, v []float64, s, alpha, b, eps float64) {
 	v, theta = v[:len(u)], theta[:len(u)]
 	if useLanes {
 		rmspropLanes(theta, u, v, s, alpha, b, eps)
+		clearUpper()
 		return
 	}
 	rmspropScalar(theta, u, v, s, alpha, b, eps)

@@ -11,6 +11,7 @@ func Trace(hs, cs, x []float64, f, A, B, E, kappa float64) {
 	hs, cs = hs[:len(x)], cs[:len(x)]
 	if useLanes {
 		traceLanes(hs, cs, x, f, A, B, E, kappa)
+		clearUpper()
 		return
 	}
 	traceScalar(hs, cs, x, f, A, B, E, kappa)
@@ -36,6 +37,7 @@ func TraceOut(hs, cs, x []float64, f, A, B, E, D float64) {
 	hs, cs = hs[:len(x)], cs[:len(x)]
 	if useLanes {
 		traceOutLanes(hs, cs, x, f, A, B, E, D)
+		clearUpper()
 		return
 	}
 	traceOutScalar(hs, cs, x, f, A, B, E, D)
