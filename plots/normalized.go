@@ -54,7 +54,9 @@ func NormalizedErrors(title, xLabel, one string, points []Point) (*plot.Plot, er
 		return nil, missing(title, "no entry with a value")
 	}
 	p.NominalX(labels...)
-	p.X.Min, p.X.Max = -0.5, float64(len(points))-0.5
+	// One empty slot on the right holds the reference line's label, which
+	// would otherwise hide the last point.
+	p.X.Min, p.X.Max = -0.5, float64(len(points))+0.5
 	ref := Reference{Label: one, Value: 1, Color: methodColors["tbptt"], Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}
 	if err := addReferences(p, title, []Reference{ref}); err != nil {
 		return nil, err
