@@ -107,6 +107,10 @@ func TestAtariFigureWithoutValues(t *testing.T) {
 	var m *plots.MissingError
 	require.ErrorAs(t, err, &m)
 	assert.True(t, strings.Contains(m.What, "no entry with a value"), m.What)
+
+	_, err = report.AtariPredictions(r, 100)
+	require.ErrorAs(t, err, &m)
+	assert.Contains(t, m.What, "breakout (no complete CCN run); freeway (no complete CCN run)")
 }
 
 // Capacity: each game's errors over the value at 15, then the mean over
