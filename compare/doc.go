@@ -11,6 +11,9 @@
 //
 //   - forward.Column and forward.DenseRTRL (exact RTRL, paper Appendix B) against full BPTT;
 //   - backward.TBPTT (docs/equations.md) against the k-truncated reference for each k;
+//   - forward.SnAp1 (docs/equations.md, SnAp-1) against full BPTT where it is
+//     exact (H = 1, W_hh zero off the diagonal: rows "dense-diag") and against
+//     MaskedRTRL, the documented approximation computed independently, otherwise;
 //   - forward.Network (Columnar, Constructive, CCN; paper §3) against
 //     the reference network graph built from the same arch.Network;
 //   - forward.Network followed through stage changes (CheckStaged, paper

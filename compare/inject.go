@@ -19,7 +19,7 @@ type Injection string
 // (forward.Defect and backward.Defect say which); the others run correctly.
 const (
 	InjectNone                 Injection = ""
-	InjectDropRecurrentTerm    Injection = "drop-recurrent-term"    // column, dense RTRL, networks: forward.DropRecurrentTerm
+	InjectDropRecurrentTerm    Injection = "drop-recurrent-term"    // column, dense RTRL, SnAp-1, networks: forward.DropRecurrentTerm
 	InjectOffByOneWindow       Injection = "off-by-one-window"      // T-BPTT: backward.OffByOneWindow
 	InjectDropForgetPath       Injection = "drop-forget-path"       // T-BPTT: backward.DropForgetPath
 	InjectPreviousStepFeatures Injection = "previous-step-features" // Constructive, CCN: forward.PreviousStepFeatures

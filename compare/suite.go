@@ -11,7 +11,7 @@ import (
 // shape, a trajectory length and a truncation (0: full BPTT).
 type Case struct {
 	Engine     string       // "forward" or "backward"
-	Cell       string       // "column", "dense", "columnar", "constructive" or "ccn"
+	Cell       string       // "column", "dense", "dense-diag", "columnar", "constructive" or "ccn"
 	Hidden     int          // H for dense cells and columns; number of features for networks
 	Inputs     int          // m
 	Length     int          // T
@@ -42,7 +42,7 @@ func (c Case) CellName() string {
 // Params is the number of parameters whose gradient the case compares.
 func (c Case) Params() int {
 	switch c.Cell {
-	case "column", "dense":
+	case "column", "dense", "dense-diag":
 		return c.Dense().NumParams()
 	default:
 		return c.Net.NumLearnable()
@@ -51,7 +51,7 @@ func (c Case) Params() int {
 
 // Stage is the learning stage of a network case (0 for cells).
 func (c Case) Stage() int {
-	if c.Cell == "column" || c.Cell == "dense" {
+	if c.Cell == "column" || c.Cell == "dense" || c.Cell == "dense-diag" {
 		return 0
 	}
 	return c.Net.Learning()
@@ -169,6 +169,17 @@ func cellCases(L int) []Case {
 	}
 	// The paper's best Atari pair, k:H = 5:7 on 275 inputs.
 	cs = append(cs, Case{Engine: "backward", Cell: "dense", Hidden: 7, Inputs: AtariInputs, Length: min(20, L), Truncation: 5, OutBias: true})
+	// SnAp-1: exact for H = 1 and for a diagonal W_hh ("dense-diag", against
+	// the reference); otherwise against MaskedRTRL.
+	for _, d := range []struct {
+		cell string
+		denseShape
+	}{{"dense", denseShape{1, 3, true}}, {"dense-diag", denseShape{2, 3, false}}, {"dense-diag", denseShape{4, 12, true}},
+		{"dense", denseShape{2, 3, false}}, {"dense", denseShape{4, 12, true}}} {
+		for _, T := range lengths {
+			cs = append(cs, Case{Engine: "snap1", Cell: d.cell, Hidden: d.h, Inputs: d.m, Length: T, OutBias: d.bias})
+		}
+	}
 	return cs
 }
 
@@ -260,6 +271,8 @@ func RunCase(r *reference.Reference, c Case, cfg SuiteConfig, index int) Result 
 		var err error
 		fd, bd := cfg.Inject.Forward(), cfg.Inject.Backward()
 		switch {
+		case c.Engine == "snap1":
+			a, err = CheckSnAp1(r, c.Dense(), c.Cell == "dense-diag", tr, rng, fd)
 		case c.Cell == "column":
 			a, err = CheckColumn(r, c.Inputs, tr, rng, fd)
 		case c.Cell == "dense" && c.Engine == "forward":

@@ -46,6 +46,27 @@ func BenchmarkDenseRTRL(b *testing.B) {
 	b.ReportMetric(float64(d.OpsPerStep()), "ops/step")
 }
 
+// BenchmarkSnAp1 sizes SnAp-1 from the runs' H = 4 to wider networks: the
+// time per step grows with the parameters, 4H(m+H+1).
+func BenchmarkSnAp1(b *testing.B) {
+	for _, h := range []int{4, 16, 64} {
+		b.Run(fmt.Sprintf("H=%d", h), func(b *testing.B) {
+			shape := arch.Dense{Hidden: h, Inputs: 12, OutBias: true}
+			s := NewSnAp1(shape)
+			fillUniform(rand.New(rand.NewPCG(3, 4)), s.Params(), 0.3)
+			xs := benchInputs(12)
+			dst := make([]float64, s.NumParams())
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				s.Step(xs[i&63])
+				s.Grad(dst)
+			}
+			b.ReportMetric(float64(s.OpsPerStep()), "ops/step")
+			reportGFLOPS(b, s.OpsPerStep())
+		})
+	}
+}
+
 // benchNetworks are the paper's trace-patterning configurations (12 inputs),
 // each in its last stage.
 var benchNetworks = []struct {

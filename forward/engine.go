@@ -8,4 +8,5 @@ var (
 	_ arch.Engine = (*Column)(nil)
 	_ arch.Engine = (*DenseRTRL)(nil)
 	_ arch.Engine = (*Network)(nil)
+	_ arch.Engine = (*SnAp1)(nil)
 )
