@@ -45,7 +45,7 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	if in != compare.InjectNone {
 		fmt.Fprintf(stdout, "injected: %s (the cases whose engine makes this mistake must FAIL)\n", in)
 	}
-	fmt.Fprintf(stdout, "%-8s  %-12s  %4s  %4s  %5s  %6s  %4s  %-5s  %6s  %10s  %10s  %s\n",
+	fmt.Fprintf(stdout, "%-8s  %-16s  %4s  %4s  %5s  %6s  %4s  %-5s  %6s  %10s  %10s  %s\n",
 		"engine", "cell", "H", "m", "stage", "norm", "T", "k", "params", "max abs", "max rel", "result")
 	failed := 0
 	var worst compare.Agreement
@@ -67,7 +67,7 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 		worst = worst.Worst(r.Agreement)
-		fmt.Fprintf(stdout, "%-8s  %-12s  %4d  %4d  %5s  %6s  %4d  %-5s  %6d  %10.3g  %10.3g  %s\n",
+		fmt.Fprintf(stdout, "%-8s  %-16s  %4d  %4d  %5s  %6s  %4d  %-5s  %6d  %10.3g  %10.3g  %s\n",
 			r.Engine, r.CellName(), r.Hidden, r.Inputs, r.StageName(), norm, r.Length, k, r.Params(), r.MaxAbs, r.MaxRel, verdict)
 	})
 	// The kernels are those of every engine in this binary (internal/lanes):
