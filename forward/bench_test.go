@@ -67,6 +67,26 @@ func BenchmarkSnAp1(b *testing.B) {
 	}
 }
 
+// BenchmarkUORO sizes UORO as BenchmarkSnAp1.
+func BenchmarkUORO(b *testing.B) {
+	for _, h := range []int{4, 16, 64} {
+		b.Run(fmt.Sprintf("H=%d", h), func(b *testing.B) {
+			shape := arch.Dense{Hidden: h, Inputs: 12, OutBias: true}
+			u := NewUORO(shape, 1)
+			fillUniform(rand.New(rand.NewPCG(3, 4)), u.Params(), 0.3)
+			xs := benchInputs(12)
+			dst := make([]float64, u.NumParams())
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				u.Step(xs[i&63])
+				u.Grad(dst)
+			}
+			b.ReportMetric(float64(u.OpsPerStep()), "ops/step")
+			reportGFLOPS(b, u.OpsPerStep())
+		})
+	}
+}
+
 // benchNetworks are the paper's trace-patterning configurations (12 inputs),
 // each in its last stage.
 var benchNetworks = []struct {

@@ -30,6 +30,13 @@ const (
 	// RestartStateAtStage makes Network.AdvanceStage zero the state h, c of
 	// the existing columns instead of carrying it over the stage change.
 	RestartStateAtStage
+	// AsymmetricScaling makes UORO add νᵀ·∂F/∂θ to θ̃ without dividing it
+	// by ρ1 while s̃ still gains ρ1·ν: the estimate is then biased.
+	AsymmetricScaling
+	// UnsignedNewTerm makes UORO form νᵀ·∂F/∂θ with ν = (1, …, 1) instead of
+	// the step's random signs, as if the new term's sign were ignored: the
+	// estimate is then biased.
+	UnsignedNewTerm
 )
 
 // String returns the name of the defect.
@@ -45,6 +52,10 @@ func (d Defect) String() string {
 		return "RestartStatsAtStage"
 	case RestartStateAtStage:
 		return "RestartStateAtStage"
+	case AsymmetricScaling:
+		return "AsymmetricScaling"
+	case UnsignedNewTerm:
+		return "UnsignedNewTerm"
 	}
 	return fmt.Sprintf("Defect(%d)", int(d))
 }

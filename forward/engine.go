@@ -9,4 +9,5 @@ var (
 	_ arch.Engine = (*DenseRTRL)(nil)
 	_ arch.Engine = (*Network)(nil)
 	_ arch.Engine = (*SnAp1)(nil)
+	_ arch.Engine = (*UORO)(nil)
 )

@@ -1,0 +1,118 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/ccn-go/ccn/arch"
+	"github.com/ccn-go/ccn/forward"
+)
+
+// UOROMaxZ is the largest standardized deviation |mean − exact|/s.e. a
+// coordinate of a passing UORO check may have.
+const UOROMaxZ = 5
+
+// UOROFalseAlarm is the probability, under unbiasedness and normality of the
+// mean, with which the global test of CheckUORO fails: its threshold is the
+// χ²_d quantile at 1 − UOROFalseAlarm.
+const UOROFalseAlarm = 1e-6
+
+// UOROStats is the outcome of CheckUORO.
+type UOROStats struct {
+	Draws     int
+	Dims      int       // d: the cell parameters, whose estimates vary
+	MaxZ      float64   // max_i |mean_i − exact_i| / s.e._i
+	T2        float64   // Hotelling's N·dᵀS⁻¹d of the mean's deviation d
+	Threshold float64   // χ²_d quantile at 1 − UOROFalseAlarm
+	Exact     Agreement // predictions and head gradients against DenseRTRL
+}
+
+// Pass reports whether every coordinate is within UOROMaxZ standard errors,
+// the global statistic under its threshold, and the exact parts exact.
+func (s UOROStats) Pass() bool {
+	return s.MaxZ <= UOROMaxZ && s.T2 <= s.Threshold && s.Exact.Pass()
+}
+
+// CheckUORO tests that forward.UORO is unbiased on one fixed trajectory:
+// draws independent runs (one engine seeded with seed, Reset between runs)
+// each give an estimate g_n of ∂y_T/∂θ, and their mean must agree with exact
+// RTRL's gradient (forward.DenseRTRL) within the sampling error. With s.e._i
+// = sqrt(S_ii/N) from the sample covariance S of the cell-parameter
+// coordinates, each coordinate must satisfy |mean_i − exact_i| ≤ 5·s.e._i, and
+// Hotelling's T² = N·dᵀS⁻¹d (approximately χ²_d when N ≫ d) must stay under
+// its 1 − 10⁻⁶ quantile. Predictions and head gradients are exact and must
+// agree to Tolerance. A sample covariance that is not positive definite (the
+// draws span fewer than d dimensions) gives T² = +Inf: such an estimator fails.
+func CheckUORO(shape arch.Dense, params []float64, xs [][]float64, draws int, seed uint64, defect forward.Defect) (UOROStats, error) {
+	n := shape.NumParams()
+	d := shape.NumCellParams()
+	if draws <= d {
+		panic(fmt.Sprintf("compare: %d UORO draws for %d dimensions", draws, d))
+	}
+	ex := forward.NewDenseRTRL(shape)
+	copy(ex.Params(), params)
+	ys := make([]float64, len(xs))
+	for t, x := range xs {
+		ys[t] = ex.Step(x)
+	}
+	exact := make([]float64, n)
+	ex.Grad(exact)
+
+	u := forward.NewUORO(shape, seed)
+	copy(u.Params(), params)
+	u.Defect = defect
+	st := UOROStats{Draws: draws, Dims: d}
+	g := make([]float64, n)
+	sum := make([]float64, d)
+	cross := mat.NewSymDense(d, nil)
+	got := make([]float64, len(xs))
+	for range draws {
+		u.Reset()
+		for t, x := range xs {
+			got[t] = u.Step(x)
+		}
+		u.Grad(g)
+		st.Exact = st.Exact.Worst(Measure(got, ys)).Worst(Measure(g[d:], exact[d:]))
+		cell := g[:d]
+		for i, v := range cell {
+			sum[i] += v
+		}
+		cross.SymRankOne(cross, 1, mat.NewVecDense(d, cell))
+	}
+	N := float64(draws)
+	mean := make([]float64, d)
+	for i := range mean {
+		mean[i] = sum[i] / N
+	}
+	// S = (Σ g gᵀ − N·mean·meanᵀ)/(N − 1).
+	cov := mat.NewSymDense(d, nil)
+	cov.SymRankOne(cross, -N, mat.NewVecDense(d, mean))
+	cov.ScaleSym(1/(N-1), cov)
+	dev := mat.NewVecDense(d, nil)
+	for i := range mean {
+		dev.SetVec(i, mean[i]-exact[i])
+		se := math.Sqrt(cov.At(i, i) / N)
+		z := math.Abs(mean[i]-exact[i]) / se
+		if se == 0 && mean[i] == exact[i] {
+			z = 0
+		}
+		st.MaxZ = math.Max(st.MaxZ, z)
+	}
+	st.Threshold = distuv.ChiSquared{K: float64(d)}.Quantile(1 - UOROFalseAlarm)
+	var chol mat.Cholesky
+	if !chol.Factorize(cov) {
+		// The draws span fewer than d dimensions: an estimator confined to a
+		// subspace cannot be certified unbiased.
+		st.T2 = math.Inf(1)
+		return st, nil
+	}
+	var w mat.VecDense
+	if err := chol.SolveVecTo(&w, dev); err != nil {
+		return st, fmt.Errorf("compare: UORO covariance solve: %w", err)
+	}
+	st.T2 = N * mat.Dot(dev, &w)
+	return st, nil
+}
