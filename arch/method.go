@@ -2,8 +2,9 @@ package arch
 
 // Method names a learning method: a topology and the way its gradient is
 // computed. Columnar, Constructive and CCN are Networks (paper §3) learned by
-// forward-mode RTRL; T-BPTT and RTRL are dense LSTMs (Dense) learned by
-// truncated BPTT and by exact RTRL.
+// forward-mode RTRL; T-BPTT, RTRL, SnAp-1 and UORO are dense LSTMs (Dense)
+// learned by truncated BPTT, exact RTRL and the two approximations of RTRL
+// (docs/equations.md).
 type Method string
 
 // The methods, by the names the command line, the experiment files and the
@@ -13,12 +14,14 @@ const (
 	MethodColumnar     Method = "columnar"
 	MethodConstructive Method = "constructive"
 	MethodTBPTT        Method = "tbptt"
-	MethodRTRL         Method = "rtrl" // dense exact RTRL
+	MethodRTRL         Method = "rtrl"  // dense exact RTRL
+	MethodSnAp1        Method = "snap1" // dense SnAp-1 (beyond the paper)
+	MethodUORO         Method = "uoro"  // dense UORO (beyond the paper)
 )
 
 // Methods returns every method, in the order the documentation lists them.
 func Methods() []Method {
-	return []Method{MethodCCN, MethodColumnar, MethodConstructive, MethodTBPTT, MethodRTRL}
+	return []Method{MethodCCN, MethodColumnar, MethodConstructive, MethodTBPTT, MethodRTRL, MethodSnAp1, MethodUORO}
 }
 
 // Known reports whether m is one of Methods.

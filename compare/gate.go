@@ -20,10 +20,15 @@ type GateSpec struct {
 	// MaxFeatures, normalized with Norm (the run's settings).
 	Net *GateNet
 	// Dense is the dense LSTM's shape, with Truncation the T-BPTT k, or RTRL
-	// set for exact dense RTRL.
+	// set for exact dense RTRL, SnAp1 for SnAp-1 (checked against what it
+	// must equal, CheckSnAp1) or UORO for UORO (whose cell gradient is
+	// random: the gate checks the parts that are exact, CheckUOROExactParts;
+	// its unbiasedness is CheckUORO's, in the tests).
 	Dense      *arch.Dense
 	Truncation int
 	RTRL       bool
+	SnAp1      bool
+	UORO       bool
 
 	Seed   uint64
 	Inject Injection // a mistake injected into the engines (InjectNone: none)
@@ -131,6 +136,14 @@ func Gate(spec GateSpec) error {
 				a, err = CheckNetwork(r, top, tr, rng, spec.Inject.Forward())
 				checks, as = []string{fmt.Sprintf("columnar %d (%s, scale %g)", spec.Net.MaxFeatures, normName, scale)}, []Agreement{a}
 			}
+		case spec.Dense != nil && spec.SnAp1:
+			var a Agreement
+			a, err = CheckSnAp1(r, *spec.Dense, false, tr, rng, spec.Inject.Forward())
+			checks, as = []string{fmt.Sprintf("SnAp-1 H=%d m=%d (scale %g)", spec.Dense.Hidden, spec.Dense.Inputs, scale)}, []Agreement{a}
+		case spec.Dense != nil && spec.UORO:
+			var a Agreement
+			a, err = CheckUOROExactParts(r, *spec.Dense, tr, rng, spec.Seed)
+			checks, as = []string{fmt.Sprintf("UORO predictions and head gradients H=%d m=%d (scale %g)", spec.Dense.Hidden, spec.Dense.Inputs, scale)}, []Agreement{a}
 		case spec.Dense != nil && spec.RTRL:
 			var a Agreement
 			a, err = CheckDenseRTRL(r, *spec.Dense, tr, rng, spec.Inject.Forward())

@@ -29,6 +29,8 @@ func gateSpecs() map[arch.Method]GateSpec {
 		arch.MethodConstructive: {Xs: xs, Net: &GateNet{FeaturesPerStage: 1, MaxFeatures: 5, Norm: norm}, Seed: 1},
 		arch.MethodTBPTT:        {Xs: xs, Dense: &dense, Truncation: 15, Seed: 1},
 		arch.MethodRTRL:         {Xs: xs, Dense: &dense, RTRL: true, Seed: 1},
+		arch.MethodSnAp1:        {Xs: xs, Dense: &dense, SnAp1: true, Seed: 1},
+		arch.MethodUORO:         {Xs: xs, Dense: &dense, UORO: true, Seed: 1},
 	}
 }
 

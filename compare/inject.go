@@ -83,7 +83,7 @@ func (in Injection) Backward() backward.Defect {
 func (in Injection) AppliesTo(m arch.Method) bool {
 	switch in {
 	case InjectDropRecurrentTerm:
-		return m != arch.MethodTBPTT
+		return m != arch.MethodTBPTT && m != arch.MethodUORO
 	case InjectOffByOneWindow, InjectDropForgetPath:
 		return m == arch.MethodTBPTT
 	case InjectPreviousStepFeatures, InjectRestartStats, InjectRestartState:

@@ -3,12 +3,14 @@ package compare
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/ccn-go/ccn/arch"
 	"github.com/ccn-go/ccn/forward"
+	"github.com/ccn-go/ccn/reference"
 )
 
 // UOROMaxZ is the largest standardized deviation |mean − exact|/s.e. a
@@ -34,6 +36,27 @@ type UOROStats struct {
 // the global statistic under its threshold, and the exact parts exact.
 func (s UOROStats) Pass() bool {
 	return s.MaxZ <= UOROMaxZ && s.T2 <= s.Threshold && s.Exact.Pass()
+}
+
+// CheckUOROExactParts compares what forward.UORO computes exactly, its
+// predictions y_1..y_T and the gradients of y_T with respect to w_out and
+// b_out, with the reference (full BPTT) on one random trajectory.
+func CheckUOROExactParts(r *reference.Reference, shape arch.Dense, tr Trajectory, rng *rand.Rand, seed uint64) (Agreement, error) {
+	u := forward.NewUORO(shape, seed)
+	FillUniform(rng, u.Params(), tr.Scale)
+	params := append([]float64(nil), u.Params()...)
+	ys, want, err := r.Dense(shape, params, tr.Xs, nil)
+	if err != nil {
+		return Agreement{}, err
+	}
+	got := make([]float64, len(tr.Xs))
+	for t, x := range tr.Xs {
+		got[t] = u.Step(x)
+	}
+	g := make([]float64, shape.NumParams())
+	u.Grad(g)
+	off := shape.OffOut()
+	return Measure(got, ys).Worst(Measure(g[off:], want[off:])), nil
 }
 
 // CheckUORO tests that forward.UORO is unbiased on one fixed trajectory:

@@ -64,7 +64,7 @@ func (r Resolved) Network(inputs int) (arch.Network, bool) {
 	return arch.Network{Inputs: inputs, Stages: st, Norm: c.norm()}, true
 }
 
-// Dense returns the dense LSTM shape of a tbptt or rtrl config r.
+// Dense returns the dense LSTM shape of a tbptt, rtrl, snap1 or uoro config r.
 func (r Resolved) Dense(inputs int) (arch.Dense, bool) {
 	c := r.c
 	if c.Method.Networked() {
@@ -88,11 +88,16 @@ func (r Resolved) NewLearner(inputs int) (arch.Engine, Layout, Optimizer) {
 	var l arch.Engine
 	var layout Layout
 	switch c.Method {
-	case arch.MethodTBPTT, arch.MethodRTRL:
+	case arch.MethodTBPTT, arch.MethodRTRL, arch.MethodSnAp1, arch.MethodUORO:
 		shape, _ := r.Dense(inputs)
-		if c.Method == arch.MethodTBPTT {
+		switch c.Method {
+		case arch.MethodTBPTT:
 			l = backward.NewTBPTT(shape, c.Truncation)
-		} else {
+		case arch.MethodSnAp1:
+			l = forward.NewSnAp1(shape)
+		case arch.MethodUORO:
+			l = forward.NewUORO(shape, seed) // its own stream, apart from the initialization's
+		default:
 			l = forward.NewDenseRTRL(shape)
 		}
 		rng := rand.New(rand.NewPCG(seed, 0))

@@ -41,6 +41,10 @@ type Setting struct {
 // networked is For of the settings of Columnar, Constructive and CCN.
 func networked(m arch.Method) bool { return m.Networked() }
 
+// dense is For of the settings of the dense LSTM methods (T-BPTT, RTRL,
+// SnAp-1, UORO).
+func dense(m arch.Method) bool { return !m.Networked() }
+
 // only returns a For that accepts the given methods.
 func only(ms ...arch.Method) func(arch.Method) bool {
 	return func(m arch.Method) bool { return slices.Contains(ms, m) }
@@ -182,12 +186,12 @@ var Settings = []Setting{
 		Default: scaledSteps(map[arch.Method]int{arch.MethodCCN: 2_500_000, arch.MethodConstructive: 1_000_000}),
 		Check:   atLeast1(func(c *RunConfig) int { return c.StepsPerStage }),
 		Field:   func(c *RunConfig) any { return &c.StepsPerStage }},
-	{Key: "hidden", Unit: "units", Help: "LSTM units", For: only(arch.MethodTBPTT, arch.MethodRTRL),
+	{Key: "hidden", Unit: "units", Help: "LSTM units", For: dense,
 		Default: constant(4),
 		Check:   atLeast1(func(c *RunConfig) int { return c.Hidden }),
 		Field:   func(c *RunConfig) any { return &c.Hidden }},
 	{Key: "no-out-bias", Help: "predict y = w_out·h without the output bias b_out (the authors' baseline)",
-		For:   only(arch.MethodTBPTT, arch.MethodRTRL),
+		For:   dense,
 		Field: func(c *RunConfig) any { return &c.NoOutBias }},
 	{Key: "truncation", Unit: "steps", Help: "T-BPTT truncation k", For: only(arch.MethodTBPTT),
 		Default: constant(15),

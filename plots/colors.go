@@ -17,6 +17,8 @@ var methodColors = map[arch.Method]color.RGBA{
 	arch.MethodConstructive: {R: 0xCC, G: 0x79, B: 0xA7, A: 0xFF}, // reddish purple
 	arch.MethodTBPTT:        {R: 0xD5, G: 0x5E, B: 0x00, A: 0xFF}, // vermillion
 	arch.MethodRTRL:         {R: 0x55, G: 0x55, B: 0x55, A: 0xFF}, // dark grey
+	arch.MethodSnAp1:        {R: 0xE6, G: 0x9F, B: 0x00, A: 0xFF}, // orange
+	arch.MethodUORO:         {R: 0x56, G: 0xB4, B: 0xE9, A: 0xFF}, // sky blue
 }
 
 // Methods returns the method names with a colour, sorted.
@@ -41,10 +43,14 @@ func normalizeMethod(s string) string {
 	return b.String()
 }
 
-// MethodColor returns the colour of method (case and punctuation ignored, so
-// "T-BPTT" is TBPTT). It returns an error for an unknown method.
+// MethodColor returns the colour of method: its name in any case ("snap1"),
+// or with case and punctuation ignored ("T-BPTT" is TBPTT). It returns an
+// error for an unknown method.
 func MethodColor(method string) (color.RGBA, error) {
-	c, ok := methodColors[arch.Method(normalizeMethod(method))]
+	c, ok := methodColors[arch.Method(strings.ToLower(method))]
+	if !ok {
+		c, ok = methodColors[arch.Method(normalizeMethod(method))]
+	}
 	if !ok {
 		return color.RGBA{}, fmt.Errorf("plots: unknown method %q (want one of %s)", method, strings.Join(Methods(), ", "))
 	}

@@ -60,6 +60,10 @@ func methodLabel(c experiments.RunConfig) string {
 		return fmt.Sprintf("T-BPTT k=%d, H=%d", c.Truncation, c.Hidden)
 	case arch.MethodRTRL:
 		return fmt.Sprintf("RTRL H=%d", c.Hidden)
+	case arch.MethodSnAp1:
+		return fmt.Sprintf("SnAp-1 H=%d", c.Hidden)
+	case arch.MethodUORO:
+		return fmt.Sprintf("UORO H=%d", c.Hidden)
 	}
 	return string(c.Method)
 }

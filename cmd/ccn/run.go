@@ -194,9 +194,14 @@ func gateWith(r experiments.Resolved, in compare.Injection) error {
 	} else {
 		d, _ := r.Dense(inputs)
 		spec.Dense = &d
-		if c.Method == arch.MethodTBPTT {
+		switch c.Method {
+		case arch.MethodTBPTT:
 			spec.Truncation = c.Truncation
-		} else {
+		case arch.MethodSnAp1:
+			spec.SnAp1 = true
+		case arch.MethodUORO:
+			spec.UORO = true
+		default:
 			spec.RTRL = true
 		}
 	}

@@ -229,6 +229,30 @@ func TestRunGatePasses(t *testing.T) {
 	assert.FileExists(t, filepath.Join(out, "summary.json"))
 }
 
+// SnAp-1 and UORO learn through ccn run behind their gates, deterministically
+// per seed (UORO's signs included); another seed changes UORO's curve.
+func TestRunSnAp1AndUORO(t *testing.T) {
+	base := t.TempDir()
+	curve := func(name string, args ...string) []byte {
+		out := filepath.Join(base, name)
+		code, stdout, stderr := runCLI(quick(out, args...)...)
+		require.Equal(t, 0, code, stderr)
+		assert.Contains(t, stdout, "final error")
+		c, err := os.ReadFile(filepath.Join(out, "curve.csv"))
+		require.NoError(t, err)
+		return c
+	}
+	for _, m := range []string{"snap1", "uoro"} {
+		a := curve(m+"-a", "--method", m, "--hidden", "2", "--seed", "3")
+		b := curve(m+"-b", "--method", m, "--hidden", "2", "--seed", "3")
+		assert.Equal(t, a, b, "%s: same seed, same curve", m)
+		if m == "uoro" {
+			c := curve(m+"-c", "--method", m, "--hidden", "2", "--seed", "4")
+			assert.NotEqual(t, a, c)
+		}
+	}
+}
+
 // A directory holding a complete run of another configuration is not
 // "skipped": exit 2 naming the first differing setting, nothing changed.
 func TestRunRefusesADirectoryOfAnotherConfiguration(t *testing.T) {
@@ -269,6 +293,7 @@ func TestRunInjectIsRefused(t *testing.T) {
 		{"tbptt off-by-one", []string{"--method", "tbptt", "--hidden", "2", "--truncation", "5", "--inject", "off-by-one-window"}, "T-BPTT H=2 m=12 k=5"},
 		{"ccn stage change", []string{"--method", "ccn", "--features", "4", "--features-per-stage", "2", "--inject", "restart-stats-at-stage"}, "stage change 0->1"},
 		{"columnar recurrent", []string{"--method", "columnar", "--features", "2", "--inject", "drop-recurrent-term"}, "columnar 2"},
+		{"snap1 recurrent", []string{"--method", "snap1", "--hidden", "2", "--inject", "drop-recurrent-term"}, "SnAp-1 H=2 m=12"},
 	}
 	for _, tt := range refused {
 		t.Run(tt.name, func(t *testing.T) {
@@ -291,6 +316,7 @@ func TestRunInjectIsRefused(t *testing.T) {
 		{"unknown", []string{"--inject", "nonsense"}, "unknown injection"},
 		{"no gate", []string{"--inject", "drop-recurrent-term", "--no-gate"}, "--inject needs the gate"},
 		{"not this method", []string{"--method", "columnar", "--inject", "off-by-one-window"}, "does not change the engine of method columnar"},
+		{"not uoro", []string{"--method", "uoro", "--inject", "drop-recurrent-term"}, "does not change the engine of method uoro"},
 	}
 	for _, tt := range bad {
 		t.Run(tt.name, func(t *testing.T) {
