@@ -19,8 +19,8 @@ import (
 // budget (--ops).
 func runBudget(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("budget", stderr)
-	method := fs.String("method", "", "one configuration: tbptt, columnar, constructive or ccn")
-	hidden := intFlag(fs, "hidden", 0, "tbptt: hidden units")
+	method := fs.String("method", "", "one configuration: tbptt, columnar, constructive, ccn, or (no paper model, implementation count only) rtrl, snap1, uoro")
+	hidden := intFlag(fs, "hidden", 0, "tbptt, rtrl, snap1, uoro: hidden units")
 	truncation := intFlag(fs, "truncation", 0, "tbptt: truncation length k")
 	features := intFlag(fs, "features", 0, "columnar, constructive, ccn: number of features")
 	perStage := intFlag(fs, "features-per-stage", 4, "ccn: features learned per stage u (with --ops: the u to match)")
@@ -82,6 +82,14 @@ func budgetConfig(m arch.Method, set map[string]bool, hidden, truncation, featur
 			return c, badInput("method tbptt needs --hidden ≥ 1 and --truncation ≥ 1, got %d and %d", hidden, truncation)
 		}
 		c.Features, c.Truncation = hidden, truncation
+	case arch.MethodRTRL, arch.MethodSnAp1, arch.MethodUORO:
+		if set["features"] || set["features-per-stage"] || set["truncation"] {
+			return c, badInput("method %s takes --hidden, not --features, --features-per-stage or --truncation", m)
+		}
+		if hidden < 1 {
+			return c, badInput("method %s needs --hidden ≥ 1, got %d", m, hidden)
+		}
+		c.Features = hidden
 	case arch.MethodColumnar, arch.MethodConstructive, arch.MethodCCN:
 		if set["hidden"] || set["truncation"] {
 			return c, badInput("method %s takes --features, not --hidden or --truncation", m)
@@ -97,7 +105,7 @@ func budgetConfig(m arch.Method, set map[string]bool, hidden, truncation, featur
 			c.PerStage = perStage
 		}
 	default:
-		return c, badInput("unknown method %q (want tbptt, columnar, constructive or ccn)", m)
+		return c, badInput("unknown method %q (want tbptt, columnar, constructive, ccn, rtrl, snap1 or uoro)", m)
 	}
 	return c, nil
 }
@@ -130,11 +138,17 @@ func printConfig(stdout io.Writer, c compute.Config) error {
 		fmt.Fprintf(w, "hidden\t%d\ntruncation\t%d\n", c.Features, c.Truncation)
 	case arch.MethodCCN:
 		fmt.Fprintf(w, "features\t%d\nfeatures per stage\t%d\n", c.Features, c.PerStage)
+	case arch.MethodRTRL, arch.MethodSnAp1, arch.MethodUORO:
+		fmt.Fprintf(w, "hidden\t%d\n", c.Features)
 	default:
 		fmt.Fprintf(w, "features\t%d\n", c.Features)
 	}
 	fmt.Fprintf(w, "inputs\t%d\n", c.Inputs)
-	fmt.Fprintf(w, "paper ops/step\t%d\n", c.Ops())
+	if noPaperModel(c.Method) {
+		fmt.Fprintf(w, "paper ops/step\t- (the paper's compute model, Appendix A.7, has none for %s)\n", c.Method)
+	} else {
+		fmt.Fprintf(w, "paper ops/step\t%d\n", c.Ops())
+	}
 	if n, ok := implementationOps(c); ok {
 		fmt.Fprintf(w, "implementation ops/step\t%d\n", n)
 	}
@@ -193,6 +207,12 @@ func printMatched(stdout io.Writer, budget, inputs int, truncations []int, perSt
 	return nil
 }
 
+// noPaperModel reports whether m is a method the paper's compute model does
+// not cover (the dense LSTM learned by exact RTRL, SnAp-1 or UORO).
+func noPaperModel(m arch.Method) bool {
+	return m == arch.MethodRTRL || m == arch.MethodSnAp1 || m == arch.MethodUORO
+}
+
 // implementationOps returns this module's exact count of multiply/add
 // operations per step (forward pass plus gradient) for c, as reported by the
 // engines themselves: T-BPTT with a full window, networks in their last stage
@@ -207,6 +227,12 @@ func implementationOps(c compute.Config) (int, bool) {
 			return 0, false
 		}
 		return backward.Ops(arch.Dense{Hidden: c.Features, Inputs: c.Inputs}, c.Truncation), true
+	case arch.MethodRTRL:
+		return forward.NewDenseRTRL(arch.Dense{Hidden: c.Features, Inputs: c.Inputs}).OpsPerStep(), true
+	case arch.MethodSnAp1:
+		return forward.NewSnAp1(arch.Dense{Hidden: c.Features, Inputs: c.Inputs}).OpsPerStep(), true
+	case arch.MethodUORO:
+		return forward.NewUORO(arch.Dense{Hidden: c.Features, Inputs: c.Inputs}, 0).OpsPerStep(), true
 	case arch.MethodColumnar, arch.MethodConstructive, arch.MethodCCN:
 		u := c.Features
 		switch c.Method {

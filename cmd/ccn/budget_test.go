@@ -89,6 +89,27 @@ func TestBudgetMatching(t *testing.T) {
 	assert.Contains(t, stdout.String(), "4352", "nearest picks 15:4")
 }
 
+// The dense methods outside the paper's compute model report the engines'
+// own counts (H = 4, m = 12, P = 272 cell parameters) and no paper figure.
+func TestBudgetDenseWithoutPaperModel(t *testing.T) {
+	for _, tc := range []struct {
+		method, ops string
+	}{
+		// forward 8·4·16 + 40, prediction 8, coefficients 15·4, traces P·(8·16 + 40 + 1), Grad P·8
+		{"rtrl", "48764"},
+		// forward 552, coefficients 21·4, prediction 8, traces and Grad 11·P
+		{"snap1", "3636"},
+		// forward 552, coefficients 60, prediction 8, (∂F/∂s)·s̃ 128 + 56, νᵀ·∂F/∂θ 24 + 256 + 4P,
+		// scalings 8, updates 24 + 3P, Grad 8 + P
+		{"uoro", "3300"},
+	} {
+		var stdout, stderr bytes.Buffer
+		require.Equal(t, 0, run([]string{"budget", "--method", tc.method, "--hidden", "4", "--inputs", "12"}, &stdout, &stderr), stderr.String())
+		assert.Equal(t, tc.ops, field(t, stdout.String(), "implementation ops/step"), tc.method)
+		assert.True(t, strings.HasPrefix(field(t, stdout.String(), "paper ops/step"), "- "), tc.method)
+	}
+}
+
 func TestBudgetBadInput(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -100,6 +121,9 @@ func TestBudgetBadInput(t *testing.T) {
 		{"tbptt missing truncation", []string{"--method", "tbptt", "--hidden", "4"}},
 		{"tbptt with features", []string{"--method", "tbptt", "--features", "4", "--truncation", "2"}},
 		{"columnar with hidden", []string{"--method", "columnar", "--hidden", "4"}},
+		{"snap1 with features", []string{"--method", "snap1", "--features", "4"}},
+		{"uoro without hidden", []string{"--method", "uoro"}},
+		{"rtrl with truncation", []string{"--method", "rtrl", "--hidden", "2", "--truncation", "3"}},
 		{"columnar with per stage", []string{"--method", "columnar", "--features", "4", "--features-per-stage", "2"}},
 		{"zero features", []string{"--method", "ccn", "--features", "0"}},
 		{"zero inputs", []string{"--method", "columnar", "--features", "3", "--inputs", "0"}},
