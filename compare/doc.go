@@ -15,8 +15,9 @@
 //     exact (H = 1, W_hh zero off the diagonal: rows "dense-diag") and against
 //     MaskedRTRL, the documented approximation computed independently, otherwise;
 //   - forward.UORO (docs/equations.md, UORO), an unbiased random estimate,
-//     statistically (CheckUORO): the mean over independent draws on a fixed
-//     trajectory against exact RTRL, within its standard error;
+//     statistically (CheckUORO, rows "uoro"): the mean over independent
+//     draws on a fixed trajectory against exact RTRL, within its standard
+//     error;
 //   - forward.Network (Columnar, Constructive, CCN; paper §3) against
 //     the reference network graph built from the same arch.Network;
 //   - forward.Network followed through stage changes (CheckStaged, paper

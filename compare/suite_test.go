@@ -21,6 +21,7 @@ func TestSuiteInjectionsFailWhereTheyApply(t *testing.T) {
 		"columnar": {Engine: "forward", Cell: "columnar", Hidden: 3, Inputs: 3, Length: 10, Net: arch.Columnar(3, 3, FastNorm), Norm: "fast"},
 		"ccn":      {Engine: "forward", Cell: "ccn", Hidden: 6, Inputs: 3, Length: 10, Net: arch.CCN(3, 2, 2, FastNorm), Norm: "fast"},
 		"snap1":    {Engine: "snap1", Cell: "dense", Hidden: 2, Inputs: 3, Length: 10, OutBias: true},
+		"uoro":     {Engine: "uoro", Cell: "dense", Hidden: 2, Inputs: 3, Length: 20, OutBias: true},
 		"snap1-h1": {Engine: "snap1", Cell: "dense", Hidden: 1, Inputs: 3, Length: 10},
 		"snap1-dg": {Engine: "snap1", Cell: "dense-diag", Hidden: 3, Inputs: 3, Length: 10},
 		"staged":   {Engine: "forward", Cell: "ccn", Hidden: 6, Inputs: 3, Length: 18, Net: staged.topologies()[2], Norm: "fast", Staged: &staged},

@@ -22,12 +22,16 @@ const UOROMaxZ = 5
 // χ²_d quantile at 1 − UOROFalseAlarm.
 const UOROFalseAlarm = 1e-6
 
+// uoroRank is the smallest eigenvalue of the sample covariance, relative to
+// its largest, whose direction enters the global statistic of CheckUORO.
+const uoroRank = 1e-9
+
 // UOROStats is the outcome of CheckUORO.
 type UOROStats struct {
 	Draws     int
-	Dims      int       // d: the cell parameters, whose estimates vary
+	Dims      int       // d: the principal directions of S that enter T² (at most the cell parameters)
 	MaxZ      float64   // max_i |mean_i − exact_i| / s.e._i
-	T2        float64   // Hotelling's N·dᵀS⁻¹d of the mean's deviation d
+	T2        float64   // Hotelling's N·dᵀS⁺d of the mean's deviation d over those directions
 	Threshold float64   // χ²_d quantile at 1 − UOROFalseAlarm
 	Exact     Agreement // predictions and head gradients against DenseRTRL
 }
@@ -65,10 +69,12 @@ func CheckUOROExactParts(r *reference.Reference, shape arch.Dense, tr Trajectory
 // RTRL's gradient (forward.DenseRTRL) within the sampling error. With s.e._i
 // = sqrt(S_ii/N) from the sample covariance S of the cell-parameter
 // coordinates, each coordinate must satisfy |mean_i − exact_i| ≤ 5·s.e._i, and
-// Hotelling's T² = N·dᵀS⁻¹d (approximately χ²_d when N ≫ d) must stay under
+// Hotelling's T² = N·dᵀS⁺d over the d principal directions of S (eigenvalues
+// above 10⁻⁹ of the largest; approximately χ²_d when N ≫ d) must stay under
 // its 1 − 10⁻⁶ quantile. Predictions and head gradients are exact and must
-// agree to Tolerance. A sample covariance that is not positive definite (the
-// draws span fewer than d dimensions) gives T² = +Inf: such an estimator fails.
+// agree to Tolerance. The estimates span at most 2H·T dimensions (each step
+// adds νᵀ·∂F/∂θ, linear in ν ∈ ℝ^{2H}): only with T > P/(2H) can every
+// direction enter T².
 func CheckUORO(shape arch.Dense, params []float64, xs [][]float64, draws int, seed uint64, defect forward.Defect) (UOROStats, error) {
 	n := shape.NumParams()
 	d := shape.NumCellParams()
@@ -124,18 +130,31 @@ func CheckUORO(shape arch.Dense, params []float64, xs [][]float64, draws int, se
 		}
 		st.MaxZ = math.Max(st.MaxZ, z)
 	}
-	st.Threshold = distuv.ChiSquared{K: float64(d)}.Quantile(1 - UOROFalseAlarm)
-	var chol mat.Cholesky
-	if !chol.Factorize(cov) {
-		// The draws span fewer than d dimensions: an estimator confined to a
-		// subspace cannot be certified unbiased.
+	// T² over the principal subspace of S: directions whose variance is
+	// below uoroRank of the largest (contributions of early steps decayed
+	// through many Jacobians, or a degenerate estimator) are left to the
+	// per-coordinate test.
+	var eig mat.EigenSym
+	if !eig.Factorize(cov, true) {
+		return st, fmt.Errorf("compare: UORO covariance eigendecomposition failed")
+	}
+	vals := eig.Values(nil)
+	var vecs mat.Dense
+	eig.VectorsTo(&vecs)
+	top := vals[len(vals)-1]
+	st.Dims = 0
+	for k, l := range vals {
+		if l <= uoroRank*top {
+			continue
+		}
+		st.Dims++
+		proj := mat.Dot(vecs.ColView(k), dev)
+		st.T2 += N * proj * proj / l
+	}
+	if st.Dims == 0 {
 		st.T2 = math.Inf(1)
 		return st, nil
 	}
-	var w mat.VecDense
-	if err := chol.SolveVecTo(&w, dev); err != nil {
-		return st, fmt.Errorf("compare: UORO covariance solve: %w", err)
-	}
-	st.T2 = N * mat.Dot(dev, &w)
+	st.Threshold = distuv.ChiSquared{K: float64(st.Dims)}.Quantile(1 - UOROFalseAlarm)
 	return st, nil
 }

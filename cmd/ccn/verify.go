@@ -58,9 +58,13 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 		if norm == "" {
 			norm = "-"
 		}
-		verdict := "PASS"
+		stat := "" // a UORO row's statistics; its max abs, max rel are those of the exact parts
+		if r.UORO != nil {
+			stat = fmt.Sprintf(" (mean of %d draws: max z %.2f, limit %d; T² %.1f, limit %.1f)", r.UORO.Draws, r.UORO.MaxZ, compare.UOROMaxZ, r.UORO.T2, r.UORO.Threshold)
+		}
+		verdict := "PASS" + stat
 		if !r.Pass() {
-			verdict = "FAIL"
+			verdict = "FAIL" + stat
 			failed++
 			if r.Err != nil {
 				verdict = "FAIL: " + r.Err.Error()
