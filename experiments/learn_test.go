@@ -43,13 +43,19 @@ func TestLearnsTracePatterning(t *testing.T) {
 		{arch.MethodColumnar, learnSteps, seeds},
 		{arch.MethodConstructive, 2 * learnSteps, seeds},
 		{arch.MethodTBPTT, learnSteps, seeds},
+		// Dense RTRL keeps the authors' head (no b_out) here: with b_out and
+		// the default α = 3e-4 it stayed at the best constant's error after
+		// 3M steps on seeds 1, 2, 4 and 5 (final 0.0185, 0.0179, 0.0182,
+		// 0.0179; without b_out seeds 4 and 5 reach 0.0062 and 0.0024).
+		// README "Online prediction runs" reports it; see noOutBias below.
 		{arch.MethodRTRL, learnSteps, seeds[:3]},
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.method), func(t *testing.T) {
 			var ratios []float64
 			for _, seed := range tt.seeds {
-				cfg := RunConfig{Method: tt.method, Seed: seed, Steps: tt.steps}.MustResolve()
+				noOutBias := tt.method == arch.MethodRTRL
+				cfg := RunConfig{Method: tt.method, Seed: seed, Steps: tt.steps, NoOutBias: noOutBias}.MustResolve()
 				_, base := env.ConstantBaseline(cfg.NewEnv(), tt.steps)
 				s, err := Run(context.Background(), cfg, filepath.Join(t.TempDir(), fmt.Sprint(seed)), Options{})
 				require.NoError(t, err)
