@@ -12,6 +12,7 @@ import (
 
 	"github.com/ccn-go/ccn/env"
 	"github.com/ccn-go/ccn/env/atari"
+	"github.com/ccn-go/ccn/internal/lanes"
 )
 
 // Files written into a run directory.
@@ -45,6 +46,9 @@ type Summary struct {
 	Version        string      `json:"version"`          // module version, "(devel)" for a source build
 	Revision       string      `json:"revision"`         // VCS revision, "unknown" without VCS stamping
 	GoVersion      string      `json:"go_version"`
+	// Kernels is the engines' implementation in this binary (lanes.Path):
+	// "simd" or "scalar". The two agree to rounding, not bitwise.
+	Kernels string `json:"kernels"`
 
 	// Skipped is set by Run when the directory already held a complete
 	// summary, which is what this Summary was read from.
@@ -98,7 +102,8 @@ func BuildInfo() (version, revision string) {
 
 func newSummary(c RunConfig) Summary {
 	v, r := BuildInfo()
-	return Summary{Config: c, Seed: c.Seed, Version: v, Revision: r, GoVersion: runtime.Version()}
+	return Summary{Config: c, Seed: c.Seed, Version: v, Revision: r, GoVersion: runtime.Version(),
+		Kernels: lanes.Path()}
 }
 
 // ReadSummary reads DIR/summary.json.
