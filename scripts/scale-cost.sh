@@ -1,0 +1,90 @@
+#!/bin/sh
+# Estimates the CPU time of a scale of the experiment files before running it
+# (README "Measured wall time").
+#
+#   scripts/scale-cost.sh SCALE [STUDY.yaml ...]   (default: every file of
+#                                                  experiments/configs)
+#
+# Every configuration the sweep would run is timed once (its first seed) on a
+# tenth of its steps without the gradient gate, steps-per-stage scaled alike so
+# that the stage schedule is the same, and once for one step with the gate; a
+# run costs ten times the first plus the second. A study's cost is the sum
+# over its runs; a run an earlier study lists too (the same run directory) is
+# counted there only. The final runs of a tuned group are not known before its
+# sweep: they are counted as final-seeds runs at the mean cost of its
+# candidates (groups of one method in a study are assumed to have as many
+# candidates each, as in every file here).
+#
+# Prints one line per configuration (runs, CPU seconds per run, the ccn run
+# arguments) and a total per study. Uses bin/ccn (make build; CCN overrides)
+# and /usr/bin/time. Exits 2 on bad usage.
+set -eu
+if [ $# -lt 1 ]; then
+	echo "usage: scripts/scale-cost.sh SCALE [STUDY.yaml ...]" >&2
+	exit 2
+fi
+scale=$1
+shift
+repo=$(cd "$(dirname "$0")/.." && pwd)
+[ $# -gt 0 ] || set -- "$repo"/experiments/configs/*.yaml
+ccn=${CCN:-$repo/bin/ccn}
+[ -x "$ccn" ] || { echo "scale-cost: $ccn is not built (make build)" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+: >"$tmp/seen"
+total=0
+i=0
+for f in "$@"; do
+	i=$((i + 1))
+	"$ccn" sweep "$f" --scale "$scale" --out "$tmp/plan$i" --emit-tasks "$tmp/tasks" >/dev/null
+	plan=$(ls "$tmp/plan$i"/plans/*.json)
+	finals=$(jq '.final_seeds | length' "$plan")
+	# method and candidates per group, for the tuned groups only
+	jq -r '.groups[] | select((.candidates | length) > 1) |
+		"\(.candidates[0].config.method) \(.candidates | length)"' "$plan" >"$tmp/tuned"
+	# One line per configuration: runs, tuned-group candidates (0 if
+	# untuned), the first task. Runs an earlier study listed are left out.
+	awk -v seenfile="$tmp/seen" -v tunedfile="$tmp/tuned" '
+	  FILENAME == tunedfile { cands[$1] = $2; next }
+	  FILENAME == seenfile { seen[$0] = 1; next }
+	  { id = $NF; sub(/.*\//, "", id) } # the run directory
+	  id in seen { next }
+	  { print id >>seenfile
+	    line = ""; method = ""
+	    for (i = 1; i <= NF; i++) {
+		if ($i == "--method") method = $(i + 1)
+		if ($i == "--seed" || $i == "--out") { i++; continue }
+		line = line " " $i }
+	    n[line]++
+	    if (!(line in first)) { first[line] = $0; c[line] = cands[method] + 0; order[++k] = line } }
+	  END { for (j = 1; j <= k; j++) print n[order[j]] "\t" c[order[j]] "\t" first[order[j]] }' \
+		"$tmp/tuned" "$tmp/seen" "$tmp/tasks" >"$tmp/configs"
+	study=0
+	while IFS="$(printf '\t')" read -r runs cands cmd; do
+		short=$(echo "$cmd" | awk -v out="$tmp/run" '{ for (i = 1; i <= NF; i++) {
+			if ($i == "--steps" || $i == "--steps-per-stage") { $(i + 1) = int($(i + 1) / 10); i++ }
+			if ($i == "--out") { $(i + 1) = out; i++ } }
+			print }')
+		gate=$(echo "$cmd" | awk -v out="$tmp/gate" '{ for (i = 1; i <= NF; i++) {
+			if ($i == "--steps") { $(i + 1) = 1; i++ }
+			if ($i == "--out") { $(i + 1) = out; i++ } }
+			print }')
+		rm -rf "$tmp/run" "$tmp/gate"
+		/usr/bin/time -f "%U %S" -o "$tmp/cpu" sh -c "$short --no-gate >/dev/null 2>&1" || true
+		/usr/bin/time -f "%U %S" -o "$tmp/cpu1" sh -c "$gate >/dev/null 2>&1" || true
+		per=$(cat "$tmp/cpu" "$tmp/cpu1" | awk 'NR == 1 { s = 10 * ($1 + $2) } NR == 2 { s += $1 + $2 } END { printf "%.1f", s }')
+		# a tuned candidate also stands for 1/cands of its group's final runs
+		extra=0
+		[ "$cands" -gt 0 ] && extra=$(awk -v f="$finals" -v c="$cands" 'BEGIN { print f / c }')
+		study=$(awk -v s="$study" -v r="$runs" -v e="$extra" -v p="$per" 'BEGIN { printf "%.0f", s + (r + e) * p }')
+		args=$(echo "$cmd" | sed 's/ --out .*//; s/^[^ ]* //')
+		if [ "$cands" -gt 0 ]; then
+			printf '%4d runs + %s finals  %7.1f CPU-s each  %s\n' "$runs" "$extra" "$per" "$args"
+		else
+			printf '%4d runs  %7.1f CPU-s each  %s\n' "$runs" "$per" "$args"
+		fi
+	done <"$tmp/configs"
+	printf '%s: %d CPU-s\n' "$(basename "$f" .yaml)" "$study"
+	total=$((total + study))
+done
+printf 'total at scale %s: %d CPU-s (%.1f CPU-hours)\n' "$scale" "$total" "$(awk -v t="$total" 'BEGIN { print t / 3600 }')"
