@@ -53,16 +53,16 @@ clean:
 # make plots: the paper's figures from one command. Gradients are verified
 # first, then every study of experiments/configs is run (or resumed: complete
 # runs are never recomputed) at SCALE into results/SCALE, the T-BPTT truncation
-# study into results/SCALE/truncation (skipped when its CSVs exist; delete the
-# directory to redo it), and the figures are drawn into figures/SCALE, so that
-# no scale overwrites another's figures.
+# study into results/SCALE/truncation (skipped when its CSVs exist in the
+# current format; delete the directory to redo it), and the figures are drawn
+# into figures/SCALE, so that no scale overwrites another's figures.
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 STUDIES := $(sort $(wildcard experiments/configs/*.yaml))
 RESULTS ?= results/$(SCALE)
 FIGURES ?= figures/$(SCALE)
 VERIFY_FLAGS_smoke     := --trajectories 1 --length 40 --network-length 10
 TRUNCATION_FLAGS_quick := --quick
-TRUNCATION_FLAGS_smoke := --quick --seeds 2 --points 5 --cost-ms 10
+TRUNCATION_FLAGS_smoke := --quick --seeds 2 --points 5 --draws 5 --cost-ms 10
 
 plots: build
 	./$(BIN) verify $(VERIFY_FLAGS_$(SCALE))
@@ -70,7 +70,7 @@ plots: build
 		echo "./$(BIN) sweep $$f --scale $(SCALE) --out $(RESULTS) -j $(JOBS)"; \
 		./$(BIN) sweep $$f --scale $(SCALE) --out $(RESULTS) -j $(JOBS) || exit $$?; \
 	done
-	@if [ -f $(RESULTS)/truncation/gradient_bias.csv ] && [ -f $(RESULTS)/truncation/cost.csv ]; then \
+	@if head -1 $(RESULTS)/truncation/gradient_bias.csv 2>/dev/null | grep -q '^method,' && [ -f $(RESULTS)/truncation/cost.csv ]; then \
 		echo "truncation study: found in $(RESULTS)/truncation"; \
 	else \
 		echo "./$(BIN) truncation --out $(RESULTS)/truncation $(TRUNCATION_FLAGS_$(SCALE))"; \

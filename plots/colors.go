@@ -92,6 +92,15 @@ func translucent(c color.RGBA, a uint8) color.RGBA {
 	return color.RGBA{R: uint8(float64(c.R) * f), G: uint8(float64(c.G) * f), B: uint8(float64(c.B) * f), A: a}
 }
 
+// methodKey returns the name of a method with a colour (MethodColor knows
+// it): the method in lower case ("snap1"), else normalized ("T-BPTT").
+func methodKey(m string) string {
+	if _, ok := methodColors[arch.Method(strings.ToLower(m))]; ok {
+		return strings.ToLower(m)
+	}
+	return normalizeMethod(m)
+}
+
 // assignColors returns a colour per item: the colour of its method, or, when
 // several items share a method, shades of it in their order of appearance.
 func assignColors(fig string, methods []string) ([]color.RGBA, error) {
@@ -103,12 +112,12 @@ func assignColors(fig string, methods []string) ([]color.RGBA, error) {
 		if _, err := MethodColor(m); err != nil {
 			return nil, err
 		}
-		count[normalizeMethod(m)]++
+		count[methodKey(m)]++
 	}
 	seen := map[string]int{}
 	out := make([]color.RGBA, len(methods))
 	for i, m := range methods {
-		nm := normalizeMethod(m)
+		nm := methodKey(m)
 		base := methodColors[arch.Method(nm)]
 		out[i] = Shade(base, seen[nm], count[nm])
 		seen[nm]++

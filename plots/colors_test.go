@@ -3,6 +3,7 @@ package plots
 import (
 	"image"
 	"image/color"
+	"strings"
 	"testing"
 
 	"github.com/ccn-go/ccn/arch"
@@ -60,6 +61,20 @@ func TestAssignColorsSharesShadesWithinMethod(t *testing.T) {
 	assert.Equal(t, Shade(tb, 0, 2), cs[1])
 	assert.Equal(t, Shade(tb, 1, 2), cs[2])
 	assert.NotEqual(t, cs[1], cs[2])
+}
+
+// Every method with a colour gets it from assignColors, under its own name
+// and under a label: SnAp-1's name has a digit, which the label form drops
+// (it was drawn transparent).
+func TestAssignColorsEveryMethod(t *testing.T) {
+	for _, m := range Methods() {
+		want, err := MethodColor(m)
+		require.NoError(t, err)
+		cs, err := assignColors("f", []string{m, strings.ToUpper(m)})
+		require.NoError(t, err)
+		assert.Equal(t, []color.RGBA{Shade(want, 0, 2), Shade(want, 1, 2)}, cs, m)
+		assert.Equal(t, uint8(0xFF), cs[0].A, "%s is opaque", m)
+	}
 }
 
 // distinctColors counts the distinct colours among the first limit pixels

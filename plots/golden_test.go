@@ -2,6 +2,7 @@ package plots
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -94,10 +95,34 @@ func goldenFigures(shift float64) (map[string]Drawer, error) {
 		return nil, err
 	}
 	figs["sensitivity"] = sp
+
+	// The gradient estimators of two networks, errors scaled by 1 + 100·shift.
+	var panels []EstimatorPanel
+	for _, h := range []float64{2, 10} {
+		f := 1 + 100*shift
+		tb := EstimatorSeries{Label: "T-BPTT k = 1..60", Method: "tbptt"}
+		for k := 1.0; k <= 60; k++ {
+			tb.Ops = append(tb.Ops, 120*h*h*(k+1))
+			tb.RelErr = append(tb.RelErr, f*0.4*math.Exp(-k/(2*h)))
+			tb.Cos = append(tb.Cos, 1-f*0.3*math.Exp(-k/(2*h)))
+		}
+		panels = append(panels, EstimatorPanel{Title: fmt.Sprintf("H = %g", h), Series: []EstimatorSeries{
+			tb,
+			{Label: "SnAp-1", Method: "snap1", Ops: []float64{1500 * h}, RelErr: []float64{f * 0.05 * h}, Cos: []float64{1 - f*0.01*h}},
+			{Label: "UORO ± s.d.", Method: "uoro", Ops: []float64{1200 * h}, RelErr: []float64{f * 3}, RelErrSpread: []float64{f * 2},
+				Cos: []float64{0.3 / f}, CosSpread: []float64{0.25}},
+			{Label: "dense exact RTRL", Method: "rtrl", Ops: []float64{100 * h * h * h * h}, RelErr: []float64{f * 3e-15}, Cos: []float64{1}},
+		}})
+	}
+	ge, err := GradientEstimators("gradient estimators (golden)", panels)
+	if err != nil {
+		return nil, err
+	}
+	figs["estimators"] = ge
 	return figs, nil
 }
 
-var goldenNames = []string{"family", "methods", "sensitivity"}
+var goldenNames = []string{"family", "methods", "sensitivity", "estimators"}
 
 // TestGoldenImages draws the representative figures and compares them with
 // testdata/NAME_golden.png pixel for pixel (gonum/plot's cmpimg). After an

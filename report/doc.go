@@ -30,6 +30,7 @@
 //	atari-normalization     Figure 13 atari-normalization-ablation: CCN with and without normalization, per game
 //	stream                  Figure 3  the trace patterning stream (no results needed)
 //	gradient_bias, cost     the truncation study (DIR/truncation, package truncation)
+//	gradient_estimators     the truncation study: T-BPTT, SnAp-1, UORO, dense RTRL, error against cost
 //
 // Every error figure states scale, steps and seeds in its title and draws the
 // best constant prediction's error (Baseline) as a labelled reference line.

@@ -46,5 +46,6 @@ func ExampleRender() {
 	// skipped: atari-tbptt-capacity
 	// skipped: atari-normalization
 	// skipped: gradient_bias
+	// skipped: gradient_estimators
 	// skipped: cost
 }

@@ -76,6 +76,7 @@ func Builders(r *Results, o Options) []Builder {
 		{NameAtariCapacity, func() (Figure, error) { return AtariCapacity(r) }},
 		{NameAtariNormalization, func() (Figure, error) { return AtariNormalization(r) }},
 		{NameGradientBias, func() (Figure, error) { return GradientBias(r) }},
+		{NameGradientEstimators, func() (Figure, error) { return GradientEstimators(r) }},
 		{NameCost, func() (Figure, error) { return Cost(r) }},
 	}
 }

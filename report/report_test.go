@@ -88,6 +88,7 @@ func TestRenderEveryFigure(t *testing.T) {
 		report.NameNormalization:      {1800, 1200},
 		report.NameAblations:          {3600, 2400},
 		"gradient_bias":               {0, 0},
+		"gradient_estimators":         {0, 0},
 		"cost":                        {1800, 1200},
 		report.NameAtariNormalized:    {1800, 1200},
 		report.NameAtariAverage:       {1800, 1200},
@@ -287,6 +288,7 @@ func TestMissingDataSaysWhatIsMissing(t *testing.T) {
 				report.NameNormalization:  "study normalization-ablation not in",
 				report.NameAblations:      "study ccn-features-per-stage not in",
 				"gradient_bias":           "gradient_bias.csv not found (run: ccn truncation --out",
+				"gradient_estimators":     "gradient_bias.csv not found (run: ccn truncation --out",
 				"cost":                    "cost.csv not found (run: ccn truncation --out",
 			}),
 		},
@@ -302,6 +304,7 @@ func TestMissingDataSaysWhatIsMissing(t *testing.T) {
 				report.NameNormalization:  "study normalization-ablation not in",
 				report.NameAblations:      "study ccn-features-per-stage not in",
 				"gradient_bias":           "not found",
+				"gradient_estimators":     "not found",
 				"cost":                    "not found",
 			}),
 		},
@@ -311,7 +314,7 @@ func TestMissingDataSaysWhatIsMissing(t *testing.T) {
 				require.NoError(t, reporttest.WriteStudy(dir, configs, report.StudyMain, reporttest.Tiny(), reporttest.PlanOnly))
 				require.NoError(t, reporttest.WriteTruncation(filepath.Join(dir, "truncation")))
 			},
-			drawn: []string{report.NameStream, report.NameFrames, "gradient_bias", "cost"},
+			drawn: []string{report.NameStream, report.NameFrames, "gradient_bias", "gradient_estimators", "cost"},
 			skipped: withAtariAbsent(map[string]string{
 				report.NameLearningCurves: "main-comparison/test group ccn: sweep stage not finished",
 				report.NamePredictions:    "main-comparison/test group ccn: sweep stage not finished",
@@ -338,6 +341,7 @@ func TestMissingDataSaysWhatIsMissing(t *testing.T) {
 				report.NameTruncationH10:  "study truncation-h10 not in",
 				report.NameNormalization:  "study normalization-ablation not in",
 				"gradient_bias":           "not found",
+				"gradient_estimators":     "not found",
 				"cost":                    "not found",
 			}),
 			captions: "CCN: 2 of 3 seeds (1 missing), selected",

@@ -11,6 +11,7 @@ import (
 
 	"gonum.org/v1/plot"
 
+	"github.com/ccn-go/ccn/arch"
 	"github.com/ccn-go/ccn/env"
 	"github.com/ccn-go/ccn/plots"
 	"github.com/ccn-go/ccn/truncation"
@@ -22,8 +23,9 @@ const TruncationDir = "truncation"
 
 // Names of the truncation study's figures (file base names).
 const (
-	NameGradientBias = "gradient_bias"
-	NameCost         = "cost"
+	NameGradientBias       = "gradient_bias"
+	NameGradientEstimators = "gradient_estimators"
+	NameCost               = "cost"
 )
 
 // GradientBias draws the truncation study's gradient-bias figure from
@@ -32,18 +34,24 @@ func GradientBias(r *Results) (Figure, error) {
 	return gradientBias(filepath.Join(r.Dir, TruncationDir))
 }
 
+// GradientEstimators draws the truncation study's estimator figure from
+// DIR/truncation/gradient_bias.csv.
+func GradientEstimators(r *Results) (Figure, error) {
+	return gradientEstimators(filepath.Join(r.Dir, TruncationDir))
+}
+
 // Cost draws the truncation study's cost figure from DIR/truncation/cost.csv.
 func Cost(r *Results) (Figure, error) {
 	return cost(filepath.Join(r.Dir, TruncationDir))
 }
 
-// RenderTruncation draws the two figures of the truncation study whose CSV
+// RenderTruncation draws the three figures of the truncation study whose CSV
 // files are in dir (what ccn truncation --out dir writes) into out, as
 // NAME.png and NAME.pdf, and returns them (Drawer set to nil once saved).
 // Missing CSV files are a *plots.MissingError.
 func RenderTruncation(dir, out string) ([]Figure, error) {
 	var drawn []Figure
-	for _, build := range []func(string) (Figure, error){gradientBias, cost} {
+	for _, build := range []func(string) (Figure, error){gradientBias, gradientEstimators, cost} {
 		fig, err := build(dir)
 		if err != nil {
 			return drawn, err
@@ -59,18 +67,18 @@ func RenderTruncation(dir, out string) ([]Figure, error) {
 
 func gradientBias(dir string) (Figure, error) {
 	const fig = NameGradientBias
-	path := filepath.Join(dir, truncation.BiasCSV)
-	f, err := openStudyFile(fig, dir, path)
+	all, path, err := readBias(fig, dir)
 	if err != nil {
 		return Figure{}, err
 	}
-	points, err := truncation.ReadBiasCSV(f)
-	f.Close()
-	if err != nil {
-		return Figure{}, fmt.Errorf("report: %s: %w", path, err)
+	var points []truncation.BiasPoint
+	for _, p := range all {
+		if p.Method == arch.MethodTBPTT {
+			points = append(points, p)
+		}
 	}
 	if len(points) == 0 {
-		return Figure{}, missing(fig, "%s has no rows", path)
+		return Figure{}, missing(fig, "%s has no T-BPTT rows", path)
 	}
 	isi := env.NewTracePatterning(env.TraceConfig{}, 0).Config()
 	g, err := biasFigure(points, isi.ISIMin, isi.ISIMax)
@@ -122,6 +130,25 @@ func cost(dir string) (Figure, error) {
 			"parameters, log-log, for %s; Columnar and CCN grow linearly with the parameters, dense exact RTRL as their square. "+
 			"Timings on the machine that ran ccn truncation",
 		strings.Join(labels, ", "))}, nil
+}
+
+// readBias reads the gradient-bias study's rows from dir for figure fig, and
+// returns them with the file's path.
+func readBias(fig, dir string) ([]truncation.BiasPoint, string, error) {
+	path := filepath.Join(dir, truncation.BiasCSV)
+	f, err := openStudyFile(fig, dir, path)
+	if err != nil {
+		return nil, path, err
+	}
+	points, err := truncation.ReadBiasCSV(f)
+	f.Close()
+	if err != nil {
+		return nil, path, fmt.Errorf("report: %s: %w", path, err)
+	}
+	if len(points) == 0 {
+		return nil, path, missing(fig, "%s has no rows", path)
+	}
+	return points, path, nil
 }
 
 // openStudyFile opens a file of the truncation study in dir, or returns a

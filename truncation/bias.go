@@ -11,6 +11,7 @@ import (
 	"github.com/ccn-go/ccn/arch"
 	"github.com/ccn-go/ccn/backward"
 	"github.com/ccn-go/ccn/env"
+	"github.com/ccn-go/ccn/forward"
 	"github.com/ccn-go/ccn/internal/stats"
 	"github.com/ccn-go/ccn/reference"
 )
@@ -40,6 +41,12 @@ type BiasConfig struct {
 	// the networks longer memory (f = σ(a_f) closer to 1), as learning on
 	// trace patterning would. 0 means none.
 	ForgetBias float64
+	// Draws is the number of independent UORO estimates of every
+	// trajectory's gradient (UORO is random). If 0: 20.
+	Draws int
+	// Timing is the wall time of one timed run of an estimator's Step and
+	// Grad, of which the median of three is kept. If 0: 50ms.
+	Timing time.Duration
 	// Progress, if not nil, receives one line per (H, seed).
 	Progress io.Writer
 }
@@ -58,6 +65,10 @@ func (c BiasConfig) withDefaults() BiasConfig {
 	def(&c.Points, 40)
 	def(&c.Seeds, 10)
 	def(&c.Span, 20000)
+	def(&c.Draws, 20)
+	if c.Timing == 0 {
+		c.Timing = 50 * time.Millisecond
+	}
 	if c.Scale == 0 {
 		c.Scale = 1
 	}
@@ -71,7 +82,7 @@ func (c BiasConfig) Validate() error {
 	switch {
 	case len(c.Hidden) == 0:
 		return errors.New("truncation: no hidden sizes")
-	case c.MaxK < 1 || c.Points < 1 || c.Seeds < 1 || c.Steps < 1 || c.Span < 1 || c.Scale < 0:
+	case c.MaxK < 1 || c.Points < 1 || c.Seeds < 1 || c.Steps < 1 || c.Span < 1 || c.Draws < 1 || c.Scale < 0 || c.Timing < 0:
 		return fmt.Errorf("truncation: negative or zero size in bias configuration %+v", c)
 	case math.IsNaN(c.Scale) || math.IsInf(c.Scale, 0) || math.IsNaN(c.ForgetBias) || math.IsInf(c.ForgetBias, 0):
 		return fmt.Errorf("truncation: scale %v or forget bias %v not finite", c.Scale, c.ForgetBias)
@@ -88,28 +99,53 @@ func (c BiasConfig) Validate() error {
 	return nil
 }
 
-// BiasPoint is the bias of the k-truncated gradient of networks with Hidden
-// units (Params parameters): mean and standard error of the relative error
-// and of the cosine similarity over Samples gradients from Seeds seeds.
+// BiasPoint is the error of one gradient estimator of networks with Hidden
+// units (Params parameters) against the exact gradient: mean and standard
+// error of the relative error and of the cosine similarity over Samples
+// trajectories from Seeds seeds, and the estimator's cost per step.
+//
+// Method is arch.MethodTBPTT (truncated at K), arch.MethodSnAp1,
+// arch.MethodUORO or arch.MethodRTRL (dense exact RTRL, a third witness of the
+// exact gradient: its error is rounding). K is 0 except for T-BPTT. UORO is
+// random: each trajectory's gradient is estimated Draws times (1 for the
+// others), RelErr and Cos are the means over trajectories of each
+// trajectory's mean over draws, RelErrSE and CosSE their standard errors over
+// trajectories, and RelErrSD and CosSD the spread over draws, the root mean
+// over trajectories of the variance over draws (0 for the deterministic
+// estimators).
+//
+// Ops is the estimator's own count of the arithmetic operations of one Step
+// and Grad in steady state (OpsPerStep of packages backward and forward; the
+// two count nonlinearities differently, see there), Nanos the measured wall
+// time of one Step and Grad in nanoseconds, median of three timed runs.
 type BiasPoint struct {
+	Method   arch.Method
 	Hidden   int
 	Params   int
 	K        int
+	Draws    int
 	RelErr   float64
 	RelErrSE float64
+	RelErrSD float64
 	Cos      float64
 	CosSE    float64
+	CosSD    float64
 	Samples  int
 	Seeds    int
+	Ops      int
+	Nanos    float64
 }
 
 // GradientBias runs the gradient-bias study. For each H and seed it draws a
 // network from U(−Scale, Scale) and a trace patterning stream, and for each
 // of Points trajectories of Steps steps at random offsets compares the
-// k-truncated gradient of the last prediction (k = 1..MaxK) with the exact
-// full-BPTT gradient of the reference. Points are ordered by H, then k. It
-// panics if cfg is not valid (Validate); errors come from the reference, or
-// from a disagreement between the reference and full BPTT.
+// estimates of the gradient of the last prediction, k-truncated (k =
+// 1..MaxK), SnAp-1, UORO (Draws times) and dense RTRL, with the exact gradient
+// of full BPTT over the trajectory from the reference; then it times every
+// estimator on the last seed's network. Points are ordered by H, then T-BPTT
+// by k, SnAp-1, UORO, RTRL. It panics if cfg is not valid (Validate); errors
+// come from the reference, or from a disagreement between the reference and
+// an exact engine (full BPTT, dense RTRL).
 func GradientBias(cfg BiasConfig) ([]BiasPoint, error) {
 	if err := cfg.Validate(); err != nil {
 		panic(err.Error())
@@ -119,10 +155,15 @@ func GradientBias(cfg BiasConfig) ([]BiasPoint, error) {
 	var out []BiasPoint
 	for _, hid := range cfg.Hidden {
 		shape := arch.Dense{Hidden: hid, Inputs: inputs}
-		probe := NewProbe(ref, shape, cfg.MaxK)
-		rel := make([][]float64, cfg.MaxK+1)
-		cos := make([][]float64, cfg.MaxK+1)
-		rs, cs := make([]float64, cfg.MaxK+1), make([]float64, cfg.MaxK+1)
+		probe := NewProbe(ref, shape, cfg.MaxK, cfg.Draws, uint64(hid))
+		m := probe.NewMeasurement()
+		// Per estimator (T-BPTT at k in 1..MaxK, then snapIdx, uoroIdx,
+		// rtrlIdx): per trajectory relative errors and cosines (UORO: means
+		// over draws), and for UORO the variances over draws.
+		snapIdx, uoroIdx, rtrlIdx := cfg.MaxK+1, cfg.MaxK+2, cfg.MaxK+3
+		rel := make([][]float64, cfg.MaxK+4)
+		cos := make([][]float64, cfg.MaxK+4)
+		var relVar, cosVar []float64
 		params := make([]float64, shape.NumParams())
 		for seed := 1; seed <= cfg.Seeds; seed++ {
 			start := time.Now()
@@ -136,31 +177,51 @@ func GradientBias(cfg BiasConfig) ([]BiasPoint, error) {
 			stream := record(env.NewTracePatterning(env.TraceConfig{}, uint64(seed)), cfg.Span)
 			for range cfg.Points {
 				off := rng.IntN(cfg.Span - cfg.Steps + 1)
-				if err := probe.Measure(rs, cs, params, stream[off:off+cfg.Steps]); err != nil {
+				if err := probe.Measure(m, params, stream[off:off+cfg.Steps]); err != nil {
 					return nil, fmt.Errorf("truncation: H=%d seed %d offset %d: %w", hid, seed, off, err)
 				}
 				for k := 1; k <= cfg.MaxK; k++ {
-					rel[k] = append(rel[k], rs[k])
-					cos[k] = append(cos[k], cs[k])
+					rel[k] = append(rel[k], m.Rel[k])
+					cos[k] = append(cos[k], m.Cos[k])
 				}
+				rel[snapIdx], cos[snapIdx] = append(rel[snapIdx], m.SnAp1Rel), append(cos[snapIdx], m.SnAp1Cos)
+				rel[rtrlIdx], cos[rtrlIdx] = append(rel[rtrlIdx], m.RTRLRel), append(cos[rtrlIdx], m.RTRLCos)
+				mr, vr := meanVar(m.UORORel)
+				mc, vc := meanVar(m.UOROCos)
+				rel[uoroIdx], cos[uoroIdx] = append(rel[uoroIdx], mr), append(cos[uoroIdx], mc)
+				relVar, cosVar = append(relVar, vr), append(cosVar, vc)
 			}
 			if cfg.Progress != nil {
 				fmt.Fprintf(cfg.Progress, "truncation: gradient bias H=%d seed %d/%d: %d trajectories in %.1fs\n",
 					hid, seed, cfg.Seeds, cfg.Points, time.Since(start).Seconds())
 			}
 		}
+		ops, nanos := probe.Cost(params, cfg.Timing)
+		point := func(method arch.Method, k, idx, draws int) BiasPoint {
+			p := BiasPoint{Method: method, Hidden: hid, Params: shape.NumParams(), K: k, Draws: draws,
+				Samples: len(rel[idx]), Seeds: cfg.Seeds, Ops: ops[idx], Nanos: nanos[idx]}
+			p.RelErr, p.RelErrSE = stats.MeanSE(rel[idx])
+			p.Cos, p.CosSE = stats.MeanSE(cos[idx])
+			return p
+		}
 		for k := 1; k <= cfg.MaxK; k++ {
-			p := BiasPoint{Hidden: hid, Params: shape.NumParams(), K: k, Samples: len(rel[k]), Seeds: cfg.Seeds}
-			p.RelErr, p.RelErrSE = stats.MeanSE(rel[k])
-			p.Cos, p.CosSE = stats.MeanSE(cos[k])
-			out = append(out, p)
+			out = append(out, point(arch.MethodTBPTT, k, k, 1))
+		}
+		out = append(out, point(arch.MethodSnAp1, 0, snapIdx, 1))
+		u := point(arch.MethodUORO, 0, uoroIdx, cfg.Draws)
+		u.RelErrSD, u.CosSD = math.Sqrt(mean(relVar)), math.Sqrt(mean(cosVar))
+		out = append(out, u)
+		out = append(out, point(arch.MethodRTRL, 0, rtrlIdx, 1))
+		if cfg.Progress != nil {
+			fmt.Fprintf(cfg.Progress, "truncation: gradient bias H=%d: estimators timed\n", hid)
 		}
 	}
 	return out, nil
 }
 
-// Probe measures the bias of the truncated gradients of one dense shape on
-// one trajectory at a time, for k = 1..MaxK.
+// Probe measures the errors of the gradient estimators of one dense shape on
+// one trajectory at a time: T-BPTT for k = 1..MaxK, SnAp-1, UORO and dense
+// RTRL.
 type Probe struct {
 	ref   *reference.Reference
 	shape arch.Dense
@@ -168,55 +229,131 @@ type Probe struct {
 	// the exact gradient, so a wrong reference cannot pass as a bias of
 	// T-BPTT.
 	engines []*backward.TBPTT
+	snap    *forward.SnAp1
+	uoro    *forward.UORO
+	rtrl    *forward.DenseRTRL
+	draws   int
 	g       []float64
 }
 
-// NewProbe returns a probe of shape for k = 1..maxK that takes its exact
-// gradients from ref.
-func NewProbe(ref *reference.Reference, shape arch.Dense, maxK int) *Probe {
+// NewProbe returns a probe of shape for k = 1..maxK and draws UORO estimates
+// per trajectory (signs from a generator seeded with seed) that takes its
+// exact gradients from ref. It panics if maxK or draws is below 1.
+func NewProbe(ref *reference.Reference, shape arch.Dense, maxK, draws int, seed uint64) *Probe {
 	shape.Validate()
-	if maxK < 1 {
-		panic(fmt.Sprintf("truncation: probe up to k = %d", maxK))
+	if maxK < 1 || draws < 1 {
+		panic(fmt.Sprintf("truncation: probe up to k = %d with %d UORO draws", maxK, draws))
 	}
-	p := &Probe{ref: ref, shape: shape, engines: make([]*backward.TBPTT, maxK+1), g: make([]float64, shape.NumParams())}
+	p := &Probe{ref: ref, shape: shape, engines: make([]*backward.TBPTT, maxK+1), g: make([]float64, shape.NumParams()),
+		snap: forward.NewSnAp1(shape), uoro: forward.NewUORO(shape, seed), rtrl: forward.NewDenseRTRL(shape), draws: draws}
 	for k := range p.engines {
 		p.engines[k] = backward.NewTBPTT(shape, k)
 	}
 	return p
 }
 
-// Measure writes into rel[k] and cos[k] (k = 1..maxK; index 0 is left alone)
-// the relative error and cosine similarity of the k-truncated gradient of
-// y_T, T = len(xs), against the exact gradient of the reference, both from
-// zero state at the start of xs. It returns an error when the reference
-// fails, when its gradient is zero or not finite, or when it disagrees with
-// full BPTT beyond rounding. It panics if rel or cos is shorter than maxK+1.
-func (p *Probe) Measure(rel, cos, params []float64, xs [][]float64) error {
-	if len(rel) < len(p.engines) || len(cos) < len(p.engines) {
-		panic(fmt.Sprintf("truncation: %d and %d slots for k up to %d", len(rel), len(cos), len(p.engines)-1))
+// Measurement holds what Probe.Measure finds on one trajectory.
+type Measurement struct {
+	// Rel[k] and Cos[k] are the relative error and cosine similarity of the
+	// k-truncated gradient, k = 1..maxK (index 0 unused).
+	Rel, Cos []float64
+	// Those of SnAp-1 and dense RTRL.
+	SnAp1Rel, SnAp1Cos float64
+	RTRLRel, RTRLCos   float64
+	// Those of each UORO draw.
+	UORORel, UOROCos []float64
+}
+
+// NewMeasurement returns a measurement sized for p.
+func (p *Probe) NewMeasurement() *Measurement {
+	n := len(p.engines)
+	return &Measurement{Rel: make([]float64, n), Cos: make([]float64, n),
+		UORORel: make([]float64, p.draws), UOROCos: make([]float64, p.draws)}
+}
+
+// Measure writes into m the relative errors and cosine similarities of the
+// estimates of the gradient of y_T, T = len(xs), against the exact gradient
+// of the reference, all from zero state at the start of xs. It returns an
+// error when the reference fails, when its gradient is zero or not finite, or
+// when full BPTT or dense RTRL disagrees with it beyond rounding. It panics
+// if m was not made by p.NewMeasurement.
+func (p *Probe) Measure(m *Measurement, params []float64, xs [][]float64) error {
+	if len(m.Rel) != len(p.engines) || len(m.Cos) != len(p.engines) || len(m.UORORel) != p.draws || len(m.UOROCos) != p.draws {
+		panic(fmt.Sprintf("truncation: measurement of %d truncations and %d draws for a probe of %d and %d",
+			len(m.Rel)-1, len(m.UORORel), len(p.engines)-1, p.draws))
 	}
 	_, exact, err := p.ref.Dense(p.shape, params, xs, nil)
 	if err != nil {
 		return fmt.Errorf("exact gradient: %w", err)
 	}
-	for k, e := range p.engines {
+	// run runs e over xs from zero state and compares its gradient.
+	run := func(e arch.Engine, reset func()) (float64, float64, error) {
 		copy(e.Params(), params)
-		e.Reset()
+		reset()
 		for _, x := range xs {
 			e.Step(x)
 		}
 		e.Grad(p.g)
 		r, c := compareGrads(p.g, exact)
+		if math.IsInf(r, 0) || math.IsNaN(r) || math.IsNaN(c) {
+			return 0, 0, errors.New("exact gradient is zero or not finite")
+		}
+		return r, c, nil
+	}
+	for k, e := range p.engines {
+		r, c, err := run(e, e.Reset)
 		switch {
-		case math.IsInf(r, 0) || math.IsNaN(r) || math.IsNaN(c):
-			return errors.New("exact gradient is zero or not finite")
+		case err != nil:
+			return err
 		case k == 0 && r > fullTol:
 			return fmt.Errorf("reference and full BPTT disagree over T=%d steps (relative difference %.3g)", len(xs), r)
 		case k > 0:
-			rel[k], cos[k] = r, c
+			m.Rel[k], m.Cos[k] = r, c
+		}
+	}
+	if m.RTRLRel, m.RTRLCos, err = run(p.rtrl, p.rtrl.Reset); err != nil {
+		return err
+	}
+	if m.RTRLRel > fullTol {
+		return fmt.Errorf("reference and dense RTRL disagree over T=%d steps (relative difference %.3g)", len(xs), m.RTRLRel)
+	}
+	if m.SnAp1Rel, m.SnAp1Cos, err = run(p.snap, p.snap.Reset); err != nil {
+		return err
+	}
+	for d := range p.draws {
+		// Reset does not reseed: successive runs are independent draws.
+		if m.UORORel[d], m.UOROCos[d], err = run(p.uoro, p.uoro.Reset); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// Cost returns the operation counts and measured nanoseconds per step (Step
+// then Grad, median of three runs of at least d each) of p's estimators with
+// parameters params, indexed as the gradient-bias study indexes them: k =
+// 1..maxK for T-BPTT (index 0 unused), then SnAp-1, UORO and dense RTRL.
+func (p *Probe) Cost(params []float64, d time.Duration) (ops []int, nanos []float64) {
+	xs := record(env.NewTracePatterning(env.TraceConfig{}, 1), 1024)
+	maxK := len(p.engines) - 1
+	ops, nanos = make([]int, maxK+4), make([]float64, maxK+4)
+	time1 := func(i int, e arch.Engine, reset func(), warm int) {
+		copy(e.Params(), params)
+		reset()
+		nanos[i] = 1e3 * timePerStep(e, xs, warm, d, 3)
+	}
+	for k := 1; k <= maxK; k++ {
+		e := p.engines[k]
+		time1(k, e, e.Reset, k)
+		ops[k] = e.OpsPerStep()
+	}
+	time1(maxK+1, p.snap, p.snap.Reset, 1)
+	ops[maxK+1] = p.snap.OpsPerStep()
+	time1(maxK+2, p.uoro, p.uoro.Reset, 1)
+	ops[maxK+2] = p.uoro.OpsPerStep()
+	time1(maxK+3, p.rtrl, p.rtrl.Reset, 1)
+	ops[maxK+3] = p.rtrl.OpsPerStep()
+	return ops, nanos
 }
 
 // fullTol is the largest relative difference accepted between the

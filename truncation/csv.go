@@ -13,9 +13,13 @@ import (
 
 // Column headers of the CSV files.
 var (
-	biasHeader = []string{"hidden", "params", "k", "rel_err", "rel_err_se", "cos", "cos_se", "samples", "seeds"}
+	biasHeader = []string{"method", "hidden", "params", "k", "draws", "rel_err", "rel_err_se", "rel_err_sd",
+		"cos", "cos_se", "cos_sd", "samples", "seeds", "ops_per_step", "ns_per_step"}
 	costHeader = []string{"method", "label", "size", "params", "us_per_step"}
 )
+
+// biasMethods are the estimators of the gradient-bias study.
+var biasMethods = []arch.Method{arch.MethodTBPTT, arch.MethodSnAp1, arch.MethodUORO, arch.MethodRTRL}
 
 // WriteBiasCSV writes points as CSV with a header row.
 func WriteBiasCSV(w io.Writer, points []BiasPoint) error {
@@ -23,9 +27,9 @@ func WriteBiasCSV(w io.Writer, points []BiasPoint) error {
 	cw.Write(biasHeader)
 	for _, p := range points {
 		cw.Write([]string{
-			strconv.Itoa(p.Hidden), strconv.Itoa(p.Params), strconv.Itoa(p.K),
-			ftoa(p.RelErr), ftoa(p.RelErrSE), ftoa(p.Cos), ftoa(p.CosSE),
-			strconv.Itoa(p.Samples), strconv.Itoa(p.Seeds),
+			string(p.Method), strconv.Itoa(p.Hidden), strconv.Itoa(p.Params), strconv.Itoa(p.K), strconv.Itoa(p.Draws),
+			ftoa(p.RelErr), ftoa(p.RelErrSE), ftoa(p.RelErrSD), ftoa(p.Cos), ftoa(p.CosSE), ftoa(p.CosSD),
+			strconv.Itoa(p.Samples), strconv.Itoa(p.Seeds), strconv.Itoa(p.Ops), ftoa(p.Nanos),
 		})
 	}
 	cw.Flush()
@@ -45,11 +49,16 @@ func ReadBiasCSV(r io.Reader) ([]BiasPoint, error) {
 	for i, row := range rows {
 		p := &out[i]
 		var ps parser
-		p.Hidden, p.Params, p.K = ps.int(row[0]), ps.int(row[1]), ps.int(row[2])
-		p.RelErr, p.RelErrSE, p.Cos, p.CosSE = ps.float(row[3]), ps.float(row[4]), ps.float(row[5]), ps.float(row[6])
-		p.Samples, p.Seeds = ps.int(row[7]), ps.int(row[8])
+		p.Method = arch.Method(row[0])
+		p.Hidden, p.Params, p.K, p.Draws = ps.int(row[1]), ps.int(row[2]), ps.int(row[3]), ps.int(row[4])
+		p.RelErr, p.RelErrSE, p.RelErrSD = ps.float(row[5]), ps.float(row[6]), ps.float(row[7])
+		p.Cos, p.CosSE, p.CosSD = ps.float(row[8]), ps.float(row[9]), ps.float(row[10])
+		p.Samples, p.Seeds, p.Ops, p.Nanos = ps.int(row[11]), ps.int(row[12]), ps.int(row[13]), ps.float(row[14])
 		if ps.err != nil {
 			return nil, fmt.Errorf("truncation: bias CSV row %d: %w", i+2, ps.err)
+		}
+		if !slices.Contains(biasMethods, p.Method) {
+			return nil, fmt.Errorf("truncation: bias CSV row %d: method %q is not one of %v", i+2, p.Method, biasMethods)
 		}
 	}
 	return out, nil
@@ -95,7 +104,8 @@ func readCSV(r io.Reader, header []string, what string) ([][]string, error) {
 		return nil, fmt.Errorf("truncation: read %s CSV: %w", what, err)
 	}
 	if len(rows) == 0 || !slices.Equal(rows[0], header) {
-		return nil, fmt.Errorf("truncation: read %s CSV: header is not %s", what, strings.Join(header, ","))
+		return nil, fmt.Errorf("truncation: read %s CSV: header is not %s (a file of an older ccn truncation? run it again)",
+			what, strings.Join(header, ","))
 	}
 	for i, row := range rows[1:] {
 		if len(row) != len(header) {

@@ -1,6 +1,8 @@
 // Package truncation is the study of T-BPTT's truncation length beyond the
 // paper (its §4.2 and Figures 5, 6 and 11 show T-BPTT's sensitivity to k;
-// Appendix A.7 gives the operation counts that the cost part measures).
+// Appendix A.7 gives the operation counts that the cost part measures),
+// widened to the other affordable approximations of RTRL that the paper's §1
+// and §6 set CCN against: SnAp-1 (biased) and UORO (unbiased, noisy).
 //
 // Gradient bias. For a fixed random dense LSTM with H hidden units, the
 // truncated gradient g_k of the prediction y_T of the last step of a
@@ -14,7 +16,13 @@
 //
 // averaged over many trajectories (random offsets into the stream) and seeds,
 // for k = 1..MaxK. The inter-stimulus interval of the task, 24 to 36 steps,
-// is the span T-BPTT has to cover to tie the CS to the US.
+// is the span T-BPTT has to cover to tie the CS to the US. On the same
+// networks and trajectories the same two measures are taken of SnAp-1
+// (forward.SnAp1), of UORO (forward.UORO, Draws independent estimates per
+// trajectory: mean and spread over draws) and of dense exact RTRL
+// (forward.DenseRTRL, a third witness of the exact gradient besides full
+// BPTT), each with its operations per step (its own OpsPerStep) and its
+// measured nanoseconds per step.
 //
 // Cost. Wall-clock microseconds per step (Step then Grad) against the number
 // of parameters, for Columnar RTRL, CCN at its last stage, T-BPTT at several k

@@ -34,7 +34,7 @@ func (c Config) Validate() error {
 // cores: fewer trajectories, seeds and sizes, shorter timings.
 func Quick() Config {
 	return Config{
-		Bias: BiasConfig{Points: 20, Seeds: 3},
+		Bias: BiasConfig{Points: 20, Seeds: 3, Timing: 10 * time.Millisecond},
 		Cost: CostConfig{
 			Features: []int{4, 16, 64}, Hidden: []int{2, 8, 32}, RTRLHidden: []int{2, 4, 8, 16},
 			Ks: []int{1, 10, 30}, Duration: 30 * time.Millisecond, Repeats: 3,

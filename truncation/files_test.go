@@ -27,7 +27,7 @@ func TestWriteFileAtomic(t *testing.T) {
 
 	require.NoError(t, writeFile(path, func(w io.Writer) error { return WriteBiasCSV(w, nil) }))
 	b, _ = os.ReadFile(path)
-	assert.Equal(t, "hidden,params,k,rel_err,rel_err_se,cos,cos_se,samples,seeds\n", string(b))
+	assert.Equal(t, biasHead, string(b))
 	entries, _ := os.ReadDir(dir)
 	assert.Len(t, entries, 1, "no temporary file left")
 }

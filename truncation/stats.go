@@ -22,3 +22,25 @@ func compareGrads(g, exact []float64) (relErr, cos float64) {
 	}
 	return relErr, cos
 }
+
+// mean returns the mean of xs (NaN when empty).
+func mean(xs []float64) float64 {
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
+
+// meanVar returns the mean of xs and their unbiased sample variance (0 for a
+// single value).
+func meanVar(xs []float64) (m, v float64) {
+	m = mean(xs)
+	if len(xs) < 2 {
+		return m, 0
+	}
+	for _, x := range xs {
+		v += (x - m) * (x - m)
+	}
+	return m, v / float64(len(xs)-1)
+}

@@ -17,7 +17,7 @@ import (
 
 // tinyTruncation are the flags of a study that runs in about a second.
 var tinyTruncation = []string{
-	"--hidden", "2", "--max-k", "4", "--steps", "8", "--points", "2", "--seeds", "2",
+	"--hidden", "2", "--max-k", "4", "--steps", "8", "--points", "2", "--seeds", "2", "--draws", "3",
 	"--features", "4", "--tbptt-hidden", "2", "--rtrl-hidden", "2", "--ks", "1,3", "--cost-ms", "1",
 }
 
@@ -34,11 +34,16 @@ func TestTruncationTiny(t *testing.T) {
 	bias, err := truncation.ReadBiasCSV(f)
 	f.Close()
 	require.NoError(t, err)
-	require.Len(t, bias, 4, "k = 1..4 for H = 2")
+	require.Len(t, bias, 4+3, "k = 1..4 for H = 2, then SnAp-1, UORO, RTRL")
 	for i, p := range bias {
-		assert.Equal(t, i+1, p.K)
+		if i < 4 {
+			assert.Equal(t, i+1, p.K)
+		}
 		assert.Equal(t, 4, p.Samples, "2 points × 2 seeds")
+		assert.Greater(t, p.Nanos, 0.0, "timed")
 	}
+	assert.Equal(t, []arch.Method{"snap1", "uoro", "rtrl"}, []arch.Method{bias[4].Method, bias[5].Method, bias[6].Method})
+	assert.Equal(t, 3, bias[5].Draws, "--draws")
 
 	f, err = os.Open(filepath.Join(dir, truncation.CostCSV))
 	require.NoError(t, err)
@@ -53,7 +58,7 @@ func TestTruncationTiny(t *testing.T) {
 	// CCN needs at least one stage of 4 features: size 4 is one stage.
 	assert.Equal(t, map[arch.Method]int{"columnar": 1, "ccn": 1, "tbptt": 2, "rtrl": 1}, methods)
 
-	for _, base := range []string{report.NameGradientBias, report.NameCost} {
+	for _, base := range []string{report.NameGradientBias, report.NameGradientEstimators, report.NameCost} {
 		raw, err := os.ReadFile(filepath.Join(dir, base+".png"))
 		require.NoError(t, err)
 		_, err = png.DecodeConfig(bytes.NewReader(raw))
@@ -76,6 +81,7 @@ func TestTruncationBadInput(t *testing.T) {
 		{"bad list", []string{"--out", out, "--hidden", "2,x"}, `"x" is not a positive integer`},
 		{"zero size", []string{"--out", out, "--ks", "0"}, "not a positive integer"},
 		{"negative seeds", []string{"--out", out, "--seeds", "-1"}, "--seeds must not be negative"},
+		{"negative draws", []string{"--out", out, "--draws", "-2"}, "--draws must not be negative"},
 		{"steps below k", []string{"--out", out, "--max-k", "10", "--steps", "10"}, "trajectories of 10 steps cannot show k up to 10"},
 		{"extra argument", []string{"--out", out, "extra"}, "unexpected argument"},
 	}

@@ -137,7 +137,7 @@ func WriteAll(dir, configs string) error {
 }
 
 // WriteTruncation writes a small truncation study (gradient bias of H = 2 and
-// 4 for k = 1..40, cost of four learners) into dir with the truncation
+// 4 for T-BPTT k = 1..40, SnAp-1, UORO and dense RTRL, cost of four learners) into dir with the truncation
 // package's writers. The numbers are made up but shaped like the real ones:
 // the relative error falls and the cosine rises with k.
 func WriteTruncation(dir string) error {
@@ -147,11 +147,18 @@ func WriteTruncation(dir string) error {
 	var bias []truncation.BiasPoint
 	for _, h := range []int{2, 4} {
 		params := 4*h*h + 4*h*12 + 4*h + h
-		for k := 1; k <= 40; k++ {
-			e := 1 / float64(k+h)
-			bias = append(bias, truncation.BiasPoint{Hidden: h, Params: params, K: k,
-				RelErr: e, RelErrSE: e / 10, Cos: 1 - e, CosSE: e / 20, Samples: 20, Seeds: 2})
+		point := func(m arch.Method, k, draws int, e, sd float64, ops int) truncation.BiasPoint {
+			return truncation.BiasPoint{Method: m, Hidden: h, Params: params, K: k, Draws: draws,
+				RelErr: e, RelErrSE: e / 10, RelErrSD: sd, Cos: 1 - e, CosSE: e / 20, CosSD: sd / 2,
+				Samples: 20, Seeds: 2, Ops: ops, Nanos: float64(ops) / 2}
 		}
+		for k := 1; k <= 40; k++ {
+			bias = append(bias, point(arch.MethodTBPTT, k, 1, 1/float64(k+h), 0, (k+1)*params*4))
+		}
+		bias = append(bias,
+			point(arch.MethodSnAp1, 0, 1, 0.3/float64(h), 0, 12*params),
+			point(arch.MethodUORO, 0, 10, 1.5, 0.4, 10*params),
+			point(arch.MethodRTRL, 0, 1, 1e-15, 0, params*params))
 	}
 	var cost []truncation.CostPoint
 	for _, size := range []int{4, 16, 64} {
