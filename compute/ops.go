@@ -73,6 +73,11 @@ type Config struct {
 	// PerStage is CCN's features per stage u; unused by the other methods
 	// (Constructive is u = 1).
 	PerStage int
+	// NoOutBias leaves out the output bias b_out of the dense methods (tbptt,
+	// rtrl, snap1, uoro), as ccn run --no-out-bias does; false, the zero
+	// value, counts it, as ccn run does by default. The paper's formulas have
+	// no output layer, so only Implementation depends on it.
+	NoOutBias bool
 }
 
 // Ops returns the operations per step of c. It panics if c.Method is unknown

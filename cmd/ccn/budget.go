@@ -9,9 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/ccn-go/ccn/arch"
-	"github.com/ccn-go/ccn/backward"
 	"github.com/ccn-go/ccn/compute"
-	"github.com/ccn-go/ccn/forward"
 )
 
 // runBudget prints the paper's per-step operation count of one configuration
@@ -25,6 +23,7 @@ func runBudget(args []string, stdout, stderr io.Writer) error {
 	features := intFlag(fs, "features", 0, "columnar, constructive, ccn: number of features")
 	perStage := intFlag(fs, "features-per-stage", 4, "ccn: features learned per stage u (with --ops: the u to match)")
 	inputs := intFlag(fs, "inputs", 12, "input size |x|")
+	noOutBias := fs.Bool("no-out-bias", false, "tbptt, rtrl, snap1, uoro: count without the output bias b_out, as ccn run --no-out-bias (implementation count only)")
 	ops := intFlag(fs, "ops", 0, "compute matching: per-step budget in operations")
 	truncations := fs.String("truncations", joinInts(compute.PaperTruncations()), "with --ops: comma-separated T-BPTT truncations")
 	nearest := fs.Bool("nearest", false, "with --ops: T-BPTT hidden size whose cost is nearest the budget (may exceed it) instead of the largest within it")
@@ -44,7 +43,7 @@ func runBudget(args []string, stdout, stderr io.Writer) error {
 	case set["method"] && set["ops"]:
 		return badInput("give either --method (one configuration) or --ops (compute matching), not both")
 	case set["ops"]:
-		for _, f := range []string{"hidden", "truncation", "features"} {
+		for _, f := range []string{"hidden", "truncation", "features", "no-out-bias"} {
 			if set[f] {
 				return badInput("--%s applies to --method, not to --ops", f)
 			}
@@ -65,6 +64,10 @@ func runBudget(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
+		if *noOutBias && !c.Dense() {
+			return badInput("--no-out-bias applies to the dense methods tbptt, rtrl, snap1 and uoro only")
+		}
+		c.NoOutBias = *noOutBias
 		return printConfig(stdout, c)
 	}
 	return badInput("give --method (one configuration) or --ops (compute matching)")
@@ -149,7 +152,7 @@ func printConfig(stdout io.Writer, c compute.Config) error {
 	} else {
 		fmt.Fprintf(w, "paper ops/step\t%d\n", c.Ops())
 	}
-	if n, ok := implementationOps(c); ok {
+	if n, ok := c.Implementation(); ok {
 		fmt.Fprintf(w, "implementation ops/step\t%d\n", n)
 	}
 	return w.Flush()
@@ -182,7 +185,7 @@ func printMatched(stdout io.Writer, budget, inputs int, truncations []int, perSt
 			u = "1"
 		}
 		impl := "-"
-		if n, ok := implementationOps(c); ok {
+		if n, ok := c.Implementation(); ok {
 			impl = strconv.Itoa(n)
 		}
 		fmt.Fprintf(w, "%s\t%d\t%s\t%s\t%d\t%.1f%%\t%s\n",
@@ -211,45 +214,4 @@ func printMatched(stdout io.Writer, budget, inputs int, truncations []int, perSt
 // not cover (the dense LSTM learned by exact RTRL, SnAp-1 or UORO).
 func noPaperModel(m arch.Method) bool {
 	return m == arch.MethodRTRL || m == arch.MethodSnAp1 || m == arch.MethodUORO
-}
-
-// implementationOps returns this module's exact count of multiply/add
-// operations per step (forward pass plus gradient) for c, as reported by the
-// engines themselves: T-BPTT with a full window, networks in their last stage
-// (the most expensive one), normalization on.
-func implementationOps(c compute.Config) (int, bool) {
-	if c.Features < 1 || c.Inputs < 1 {
-		return 0, false
-	}
-	switch c.Method {
-	case arch.MethodTBPTT:
-		if c.Truncation < 1 {
-			return 0, false
-		}
-		return backward.Ops(arch.Dense{Hidden: c.Features, Inputs: c.Inputs}, c.Truncation), true
-	case arch.MethodRTRL:
-		return forward.NewDenseRTRL(arch.Dense{Hidden: c.Features, Inputs: c.Inputs}).OpsPerStep(), true
-	case arch.MethodSnAp1:
-		return forward.NewSnAp1(arch.Dense{Hidden: c.Features, Inputs: c.Inputs}).OpsPerStep(), true
-	case arch.MethodUORO:
-		return forward.NewUORO(arch.Dense{Hidden: c.Features, Inputs: c.Inputs}, 0).OpsPerStep(), true
-	case arch.MethodColumnar, arch.MethodConstructive, arch.MethodCCN:
-		u := c.Features
-		switch c.Method {
-		case arch.MethodConstructive:
-			u = 1
-		case arch.MethodCCN:
-			u = c.PerStage
-		}
-		if u < 1 {
-			return 0, false
-		}
-		var stages []int
-		for left := c.Features; left > 0; left -= u {
-			stages = append(stages, min(u, left))
-		}
-		top := arch.Network{Inputs: c.Inputs, Stages: stages, Norm: arch.Normalization{Enabled: true}}
-		return forward.NewNetworkAt(top, forward.NetworkConfig{Inputs: c.Inputs}).OpsPerStep(), true
-	}
-	return 0, false
 }

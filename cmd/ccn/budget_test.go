@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -90,7 +91,9 @@ func TestBudgetMatching(t *testing.T) {
 }
 
 // The dense methods outside the paper's compute model report the engines'
-// own counts (H = 4, m = 12, P = 272 cell parameters) and no paper figure.
+// own counts (H = 4, m = 12, P = 272 cell parameters) and no paper figure;
+// like ccn run they have the output bias b_out (+1: y += b_out) unless
+// --no-out-bias.
 func TestBudgetDenseWithoutPaperModel(t *testing.T) {
 	for _, tc := range []struct {
 		method, ops string
@@ -104,10 +107,23 @@ func TestBudgetDenseWithoutPaperModel(t *testing.T) {
 		{"uoro", "3300"},
 	} {
 		var stdout, stderr bytes.Buffer
-		require.Equal(t, 0, run([]string{"budget", "--method", tc.method, "--hidden", "4", "--inputs", "12"}, &stdout, &stderr), stderr.String())
+		args := []string{"budget", "--method", tc.method, "--hidden", "4", "--inputs", "12"}
+		require.Equal(t, 0, run(append(args, "--no-out-bias"), &stdout, &stderr), stderr.String())
 		assert.Equal(t, tc.ops, field(t, stdout.String(), "implementation ops/step"), tc.method)
 		assert.True(t, strings.HasPrefix(field(t, stdout.String(), "paper ops/step"), "- "), tc.method)
+
+		stdout.Reset()
+		require.Equal(t, 0, run(args, &stdout, &stderr), stderr.String())
+		n, err := strconv.Atoi(tc.ops)
+		require.NoError(t, err)
+		assert.Equal(t, strconv.Itoa(n+1), field(t, stdout.String(), "implementation ops/step"), "%s with b_out", tc.method)
 	}
+	// T-BPTT 15:4: F = 8·4·12 + 8·16 + 11·4 = 556, S = 556 + 56 = 612, E = 8·16 + 4 = 132,
+	// F + 15·S + 14·E = 11,584, and 1 for b_out; the paper's figure has no output layer.
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, 0, run([]string{"budget", "--method", "tbptt", "--hidden", "4", "--truncation", "15"}, &stdout, &stderr))
+	assert.Equal(t, "11585", field(t, stdout.String(), "implementation ops/step"))
+	assert.Equal(t, "4352", field(t, stdout.String(), "paper ops/step"))
 }
 
 func TestBudgetBadInput(t *testing.T) {
@@ -128,6 +144,8 @@ func TestBudgetBadInput(t *testing.T) {
 		{"zero features", []string{"--method", "ccn", "--features", "0"}},
 		{"zero inputs", []string{"--method", "columnar", "--features", "3", "--inputs", "0"}},
 		{"zero ops", []string{"--ops", "0"}},
+		{"out bias of a network", []string{"--method", "ccn", "--features", "8", "--no-out-bias"}},
+		{"out bias with ops", []string{"--ops", "4000", "--no-out-bias"}},
 		{"bad truncations", []string{"--ops", "4000", "--truncations", "2,x"}},
 		{"zero truncation", []string{"--ops", "4000", "--truncations", "0"}},
 		{"hidden with ops", []string{"--ops", "4000", "--hidden", "3"}},

@@ -1,0 +1,61 @@
+package compute
+
+import (
+	"github.com/ccn-go/ccn/arch"
+	"github.com/ccn-go/ccn/backward"
+	"github.com/ccn-go/ccn/forward"
+)
+
+// Dense reports whether c is a dense LSTM (tbptt, rtrl, snap1, uoro), whose
+// Features are its hidden units and which may have an output bias.
+func (c Config) Dense() bool {
+	switch c.Method {
+	case arch.MethodTBPTT, arch.MethodRTRL, arch.MethodSnAp1, arch.MethodUORO:
+		return true
+	}
+	return false
+}
+
+// Implementation returns this module's exact count of arithmetic operations
+// per step (forward pass plus gradient) for c, as the engines report it
+// (backward.Ops, the engines' OpsPerStep): T-BPTT with a full window,
+// networks in their last stage (the most expensive one), normalization on,
+// dense LSTMs with the output bias b_out unless c.NoOutBias. It returns false
+// when c has no count (a size or k out of range, an unknown method).
+func (c Config) Implementation() (int, bool) {
+	if c.Features < 1 || c.Inputs < 1 {
+		return 0, false
+	}
+	dense := arch.Dense{Hidden: c.Features, Inputs: c.Inputs, OutBias: !c.NoOutBias}
+	switch c.Method {
+	case arch.MethodTBPTT:
+		if c.Truncation < 1 {
+			return 0, false
+		}
+		return backward.Ops(dense, c.Truncation), true
+	case arch.MethodRTRL:
+		return forward.NewDenseRTRL(dense).OpsPerStep(), true
+	case arch.MethodSnAp1:
+		return forward.NewSnAp1(dense).OpsPerStep(), true
+	case arch.MethodUORO:
+		return forward.NewUORO(dense, 0).OpsPerStep(), true
+	case arch.MethodColumnar, arch.MethodConstructive, arch.MethodCCN:
+		u := c.Features
+		switch c.Method {
+		case arch.MethodConstructive:
+			u = 1
+		case arch.MethodCCN:
+			u = c.PerStage
+		}
+		if u < 1 {
+			return 0, false
+		}
+		var stages []int
+		for left := c.Features; left > 0; left -= u {
+			stages = append(stages, min(u, left))
+		}
+		top := arch.Network{Inputs: c.Inputs, Stages: stages, Norm: arch.Normalization{Enabled: true}}
+		return forward.NewNetworkAt(top, forward.NetworkConfig{Inputs: c.Inputs}).OpsPerStep(), true
+	}
+	return 0, false
+}

@@ -1,0 +1,54 @@
+package compute
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/ccn-go/ccn/arch"
+)
+
+// Implementation counts the output bias b_out of the dense methods (one
+// operation, y += b_out) unless NoOutBias, and never that of the networks,
+// whose count does not depend on it.
+func TestImplementationOutBias(t *testing.T) {
+	for _, c := range []Config{
+		{Method: arch.MethodTBPTT, Features: 4, Inputs: 12, Truncation: 15},
+		{Method: arch.MethodRTRL, Features: 3, Inputs: 12},
+		{Method: arch.MethodSnAp1, Features: 6, Inputs: 12},
+		{Method: arch.MethodUORO, Features: 7, Inputs: 12},
+	} {
+		with, ok := c.Implementation()
+		assert.True(t, ok, "%+v", c)
+		c.NoOutBias = true
+		without, ok := c.Implementation()
+		assert.True(t, ok, "%+v", c)
+		assert.Equal(t, without+1, with, "%+v", c)
+		assert.True(t, c.Dense(), "%+v", c)
+	}
+	// T-BPTT 15:4 (backward.Ops): F = 556, S = 612, E = 132, F + 15·S + 14·E + 1.
+	n, _ := Config{Method: arch.MethodTBPTT, Features: 4, Inputs: 12, Truncation: 15}.Implementation()
+	assert.Equal(t, 556+15*612+14*132+1, n)
+
+	for _, c := range []Config{
+		{Method: arch.MethodColumnar, Features: 10, Inputs: 12},
+		{Method: arch.MethodCCN, Features: 16, Inputs: 12, PerStage: 4},
+		{Method: arch.MethodConstructive, Features: 5, Inputs: 12},
+	} {
+		a, ok := c.Implementation()
+		assert.True(t, ok, "%+v", c)
+		c.NoOutBias = true
+		b, _ := c.Implementation()
+		assert.Equal(t, a, b, "%+v", c)
+		assert.False(t, c.Dense(), "%+v", c)
+	}
+	for _, c := range []Config{
+		{Method: arch.MethodTBPTT, Features: 4, Inputs: 12},
+		{Method: arch.MethodCCN, Features: 8, Inputs: 12},
+		{Method: arch.MethodSnAp1, Features: 0, Inputs: 12},
+		{Method: "lstm", Features: 2, Inputs: 12},
+	} {
+		_, ok := c.Implementation()
+		assert.False(t, ok, "%+v has no count", c)
+	}
+}
