@@ -29,6 +29,7 @@
 //	atari-tbptt-capacity    Figure 11 atari-tbptt-capacity: k = 8, H = 2..15 and H = 8, k = 2..15, normalized at 15
 //	atari-normalization     Figure 13 atari-normalization-ablation: CCN with and without normalization, per game
 //	stream                  Figure 3  the trace patterning stream (no results needed)
+//	online-gradients        beyond the paper, online-gradients: CCN, Columnar, T-BPTT, SnAp-1, UORO at matched compute
 //	gradient_bias, cost     the truncation study (DIR/truncation, package truncation)
 //	gradient_estimators     the truncation study: T-BPTT, SnAp-1, UORO, dense RTRL, error against cost
 //

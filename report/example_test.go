@@ -45,6 +45,7 @@ func ExampleRender() {
 	// skipped: atari-predictions
 	// skipped: atari-tbptt-capacity
 	// skipped: atari-normalization
+	// skipped: online-gradients
 	// skipped: gradient_bias
 	// skipped: gradient_estimators
 	// skipped: cost

@@ -75,6 +75,7 @@ func Builders(r *Results, o Options) []Builder {
 		{NameAtariPredictions, func() (Figure, error) { return AtariPredictions(r, predSteps) }},
 		{NameAtariCapacity, func() (Figure, error) { return AtariCapacity(r) }},
 		{NameAtariNormalization, func() (Figure, error) { return AtariNormalization(r) }},
+		{NameOnlineGradients, func() (Figure, error) { return OnlineGradients(r) }},
 		{NameGradientBias, func() (Figure, error) { return GradientBias(r) }},
 		{NameGradientEstimators, func() (Figure, error) { return GradientEstimators(r) }},
 		{NameCost, func() (Figure, error) { return Cost(r) }},

@@ -48,7 +48,7 @@ const (
 
 // AllStudies are the studies of experiments/configs that figures reads.
 var AllStudies = []string{"main-comparison", "compute-matched-tbptt", "truncation-h10",
-	"normalization-ablation", "ccn-features-per-stage", "ccn-steps-per-stage"}
+	"normalization-ablation", "ccn-features-per-stage", "ccn-steps-per-stage", "online-gradients"}
 
 // WriteStudy expands configs/STUDY.yaml at scale (added to the study under
 // the name Scale) into the results directory dir and computes its runs up to

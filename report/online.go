@@ -1,0 +1,81 @@
+package report
+
+import (
+	"fmt"
+
+	"github.com/ccn-go/ccn/arch"
+	"github.com/ccn-go/ccn/compute"
+	"github.com/ccn-go/ccn/experiments"
+	"github.com/ccn-go/ccn/plots"
+)
+
+// The online-gradients study (experiments/configs/online-gradients.yaml) and
+// its figure.
+const (
+	StudyOnline         = "online-gradients"
+	NameOnlineGradients = "online-gradients"
+)
+
+// OnlineGradients draws the compute-matched comparison of online gradients on
+// trace patterning (beyond the paper): exact by constraint (CCN, Columnar)
+// against approximate (T-BPTT, SnAp-1, UORO), each group's learning curve
+// beside its final error, labelled with its operations per step.
+func OnlineGradients(r *Results) (Figure, error) {
+	const fig = NameOnlineGradients
+	var labelErr error
+	ss, err := loadSeries(r, fig, StudyOnline, nil, func(g Group) string {
+		ops, err := opsPerStep(g.Config)
+		if err != nil && labelErr == nil {
+			labelErr = fmt.Errorf("report: %s group %s: %w", fig, g.Name, err)
+		}
+		return fmt.Sprintf("%s (%s ops)", methodLabel(g.Config), thousands(ops))
+	})
+	if err != nil {
+		return Figure{}, err
+	}
+	if labelErr != nil {
+		return Figure{}, labelErr
+	}
+	cs, err := curves(ss)
+	if err != nil {
+		return Figure{}, err
+	}
+	base, err := baseline(ss[0].group)
+	if err != nil {
+		return Figure{}, err
+	}
+	g, err := plots.CurvesAndSummary("Online gradients at matched compute\n"+subtitle(ss[0].group), cs,
+		"final error per method", "method", points(ss), base.reference())
+	if err != nil {
+		return Figure{}, err
+	}
+	g.Panels[0].Y.Label.Text = errorLabel(ss[0].group.Config.Window)
+	return Figure{Name: fig, Drawer: g, Caption: caption(
+		"Beyond the paper: exact gradients by constraint (CCN, Columnar) against the approximations of dense RTRL "+
+			"(T-BPTT, biased; SnAp-1, biased; UORO, unbiased and noisy) at about the same operations per step (each "+
+			"label gives the implementation's count, ccn budget; dense LSTMs with the output bias). Left: learning "+
+			"curves; right: the final error of each (mean ± s.e. over its final seeds)", ss, base.text())}, nil
+}
+
+// opsPerStep is the implementation's operation count per step of c (its
+// last stage for the networks), as ccn budget prints it.
+func opsPerStep(c experiments.RunConfig) (int, error) {
+	r, err := c.Resolve()
+	if err != nil {
+		return 0, err
+	}
+	c = r.Config()
+	cc := compute.Config{Method: c.Method, Inputs: r.Inputs(), Features: c.Features, Truncation: c.Truncation,
+		PerStage: c.FeaturesPerStage, NoOutBias: c.NoOutBias}
+	if cc.Dense() {
+		cc.Features = c.Hidden
+	}
+	if c.Method == arch.MethodConstructive {
+		cc.PerStage = 0
+	}
+	n, ok := cc.Implementation()
+	if !ok {
+		return 0, fmt.Errorf("no operation count for %+v", cc)
+	}
+	return n, nil
+}
