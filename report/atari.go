@@ -320,7 +320,9 @@ func AtariPredictions(r *Results, steps int) (Figure, error) {
 		return Figure{}, missing(fig, "%s: no game with complete CCN and T-BPTT final runs of a common seed (%s)", StudyAtariMain, strings.Join(skipped, "; "))
 	}
 	cols := min(2, len(panels))
-	g := plots.NewGrid("Predictions at the end of learning, CCN and the best T-BPTT per game\n"+p.Scale+" scale", (len(panels)+cols-1)/cols, cols, panels...)
+	gridRows := (len(panels) + cols - 1) / cols
+	panels = append(panels, make([]*plot.Plot, gridRows*cols-len(panels))...) // an odd count leaves the last tile blank
+	g := plots.NewGrid("Predictions at the end of learning, CCN and the best T-BPTT per game\n"+p.Scale+" scale", gridRows, cols, panels...)
 	caption := []string{"Figure 10: predictions of CCN and of the game's best T-BPTT (normalized.csv's reference) against the true return over the last steps of learning",
 		atariRunText(r, p), strings.Join(drawn, "; ")}
 	if len(skipped) > 0 {

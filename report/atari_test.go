@@ -22,9 +22,15 @@ import (
 // NaN (pending).
 func writeAtari(t *testing.T, dir, study string, only []string, final func(family, env string, seed uint64) float64) {
 	t.Helper()
+	writeAtariEnvs(t, dir, study, []string{"breakout", "freeway"}, only, final)
+}
+
+// writeAtariEnvs is writeAtari on the games envs.
+func writeAtariEnvs(t *testing.T, dir, study string, envs, only []string, final func(family, env string, seed uint64) float64) {
+	t.Helper()
 	s, err := sweep.Load(filepath.Join(configs, study+".yaml"))
 	require.NoError(t, err)
-	s.Scales["test"] = sweep.Scale{Steps: 100, FinalSeeds: sweep.Seeds{0, 1}, Envs: []string{"breakout", "freeway"}, Only: only,
+	s.Scales["test"] = sweep.Scale{Steps: 100, FinalSeeds: sweep.Seeds{0, 1}, Envs: envs, Only: only,
 		Set: map[string]any{"window": 50}, Grid: map[string][]any{"step-size": {3e-4}, "epsilon": {0.001}}}
 	p, err := s.Plan("test")
 	require.NoError(t, err)
@@ -111,6 +117,42 @@ func TestAtariFigureWithoutValues(t *testing.T) {
 	_, err = report.AtariPredictions(r, 100)
 	require.ErrorAs(t, err, &m)
 	assert.Contains(t, m.What, "breakout (no complete CCN run); freeway (no complete CCN run)")
+}
+
+// The predictions figure has a panel per game; an odd number of games
+// leaves the last tile of its two-column grid blank (five games drew a
+// 3×2 grid of five panels, which panicked).
+func TestAtariPredictionsOddGames(t *testing.T) {
+	for _, envs := range [][]string{{"breakout"}, {"breakout", "freeway", "asterix"}, {"breakout", "freeway", "asterix", "seaquest", "space-invaders"}} {
+		dir := t.TempDir()
+		writeAtariEnvs(t, dir, report.StudyAtariMain, envs, []string{"ccn", "tbptt/5:7"}, func(family, env string, seed uint64) float64 { return 1 })
+		runs, err := filepath.Glob(filepath.Join(dir, "runs", "*", "summary.json"))
+		require.NoError(t, err)
+		require.Len(t, runs, 4*len(envs))
+		for _, run := range runs {
+			csv := "t,prediction,return\n98,0.5,1\n99,0.25,0.5\n"
+			require.NoError(t, os.WriteFile(filepath.Join(filepath.Dir(run), "predictions.csv"), []byte(csv), 0o644))
+		}
+		r, err := report.Open(dir, "test")
+		require.NoError(t, err)
+		fig, err := report.AtariPredictions(r, 100)
+		require.NoError(t, err, "%d games", len(envs))
+		g, ok := fig.Drawer.(*plots.Grid)
+		require.True(t, ok, "a grid of panels")
+		assert.Equal(t, (len(envs)+1)/2, g.Rows, "%d games", len(envs))
+		drawn := 0
+		for _, p := range g.Panels {
+			if p != nil {
+				drawn++
+			}
+		}
+		assert.Equal(t, len(envs), drawn, "a panel per game")
+		for _, env := range envs {
+			assert.Contains(t, fig.Caption, env+": CCN and T-BPTT 5:7, seed 0")
+		}
+		require.NoError(t, plots.Save(fig.Drawer, filepath.Join(dir, "predictions")), "a blank tile draws")
+		assert.FileExists(t, filepath.Join(dir, "predictions.png"))
+	}
 }
 
 // Capacity: each game's errors over the value at 15, then the mean over
