@@ -54,9 +54,10 @@ type TBPTT struct {
 	tanhC []float64 // H per record: tanh(c_s)
 
 	// Scratch for the backward pass.
-	da         []float64 // 4H
-	dh, dhNext []float64 // H each
-	dcarry     []float64 // H: f·δc flowing to the previous step
+	da         []float64   // 4H per window step, newest first: δa_s
+	xw, hw     [][]float64 // per window step: x_s and h_{s−1} (views)
+	dh, dhNext []float64   // H each
+	dcarry     []float64   // H: f·δc flowing to the previous step
 }
 
 // NewTBPTT returns an engine for shape with truncation k (k ≥ 1), or full BPTT
@@ -76,7 +77,9 @@ func NewTBPTT(shape arch.Dense, k int) *TBPTT {
 		params: make([]float64, shape.NumParams()),
 		h:      make([]float64, H),
 		c:      make([]float64, H),
-		da:     make([]float64, 4*H),
+		da:     make([]float64, 4*H*k),
+		xw:     make([][]float64, k),
+		hw:     make([][]float64, k),
 		dh:     make([]float64, H),
 		dhNext: make([]float64, H),
 		dcarry: make([]float64, H),
@@ -217,14 +220,22 @@ func (t *TBPTT) Grad(dst []float64) {
 	if t.k > 0 && t.k < window {
 		window = t.k
 	}
-	dh, dhNext, dcarry, da := t.dh, t.dhNext, t.dcarry, t.da
+	if t.k == 0 {
+		t.da = grow(t.da[:0], 4*H*window)
+		t.xw = slices.Grow(t.xw[:0], window)[:window]
+		t.hw = slices.Grow(t.hw[:0], window)[:window]
+	}
+	// Newest to oldest: δa of every step of the window (and the views of its
+	// x_s and h_{s−1}); then the weight gradients as sums over the window,
+	// ∂W_ih = Σ_s δa_s ⊗ x_s, ∂W_hh = Σ_s δa_s ⊗ h_{s−1}, ∂b = Σ_s δa_s,
+	// each entry summed newest to oldest.
+	dh, dhNext, dcarry := t.dh, t.dhNext, t.dcarry
 	copy(dh, wout)
 	clear(dcarry)
 	for n := range window {
 		s := t.steps - n
 		r := t.slot(s)
 		oldest := n == window-1
-		xr := t.xs[r*m : (r+1)*m]
 		hp := t.hPrev[r*H : (r+1)*H]
 		cp := t.cPrev[r*H : (r+1)*H]
 		gr := t.gates[r*4*H : (r+1)*4*H]
@@ -232,38 +243,23 @@ func (t *TBPTT) Grad(dst []float64) {
 		if oldest && t.Defect == OffByOneWindow && t.k > 0 && t.steps >= t.k {
 			hp, cp = t.h, t.c
 		}
-		for j := range H {
-			i, f, g, o := gr[j], gr[H+j], gr[2*H+j], gr[3*H+j]
-			tcj := tc[j]
-			dc := dh[j]*o*(1-tcj*tcj) + dcarry[j]
-			do := dh[j] * tcj
-			di := dc * g
-			dg := dc * i
-			df := dc * cp[j]
-			if !oldest {
-				if t.Defect == DropForgetPath {
-					dcarry[j] = 0
-				} else {
-					dcarry[j] = dc * f
-				}
-			}
-			da[j] = di * i * (1 - i)
-			da[H+j] = df * f * (1 - f)
-			da[2*H+j] = dg * (1 - g*g)
-			da[3*H+j] = do * o * (1 - o)
+		t.xw[n], t.hw[n] = t.xs[r*m:(r+1)*m], hp
+		da := t.da[n*4*H : (n+1)*4*H]
+		lanes.LSTMDelta(da, dh, dcarry, gr, tc, cp)
+		if t.Defect == DropForgetPath {
+			clear(dcarry)
 		}
 		if !oldest {
+			// δh_{s−1} = W_hhᵀ·δa.
 			clear(dhNext)
-		}
-		// ∂W_ih += δa ⊗ x_s, ∂W_hh += δa ⊗ h_{s−1}, ∂b += δa, δh_{s−1} = W_hhᵀ·δa.
-		lanes.Outer(gwih, da, xr)
-		lanes.Outer(gwhh, da, hp)
-		for row, d := range da {
-			gb[row] += d
-		}
-		if !oldest {
 			lanes.AddMulT(dhNext, whh, da)
 		}
 		dh, dhNext = dhNext, dh
+	}
+	das := t.da[:4*H*window]
+	lanes.OuterSum(gwih, das, t.xw[:window])
+	lanes.OuterSum(gwhh, das, t.hw[:window])
+	for n := range window {
+		lanes.AddScaled(gb, 1, das[n*4*H:(n+1)*4*H]) // gb + 1·δa is gb + δa exactly
 	}
 }

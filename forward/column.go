@@ -133,55 +133,32 @@ func (c *Column) checkInput(x []float64) {
 
 // step runs the forward pass on xf and, if traces is set, advances the traces
 // with the direct terms taken from xd. Both have length m; they differ only
-// under the PreviousStepFeatures defect of a Network. A Network runs the same
-// three phases for all columns of a stage at once (Network.stepStage), so that
-// the activations of a stage's columns share lanes.
+// under the PreviousStepFeatures defect of a Network. It is a stage of one
+// column: a Network runs the same kernels for all columns of a stage at once
+// (Network.stepStage), so that a stage's columns share lanes.
 func (c *Column) step(xf, xd []float64, traces bool) float64 {
-	a := c.preact(xf)
-	lanes.Sigmoid(a[arch.GateI:arch.GateG], a[arch.GateI:arch.GateG])
-	lanes.Tanh(a[arch.GateG:arch.GateO], a[arch.GateG:arch.GateO])
-	lanes.Sigmoid(a[arch.GateO:], a[arch.GateO:])
-	i, f, g, o := a[arch.GateI], a[arch.GateF], a[arch.GateG], a[arch.GateO]
-	cn := [1]float64{c.cell(i, f, g)}
-	var tc [1]float64
-	lanes.Tanh(tc[:], cn[:])
-	return c.advance(i, f, g, o, cn[0], tc[0], xd, traces)
+	var ai, af, ag, ao, hp, cp, cn, tc, h [1]float64
+	hp[0], cp[0] = c.h, c.c
+	lanes.Preact(ai[:], af[:], ag[:], ao[:], hp[:], c.params, xf)
+	lanes.Cell(ai[:], af[:], ag[:], ao[:], cp[:], cn[:], tc[:], h[:])
+	c.advance(ai[0], af[0], ag[0], ao[0], cn[0], tc[0], h[0], xd, traces)
+	return h[0]
 }
-
-// preact returns the pre-activations a_q = W_q·x + u_q·h_prev + b_q of the
-// gates (order i, f, g, o): 4·(2m+2) operations.
-func (c *Column) preact(x []float64) [arch.NumGates]float64 {
-	m := c.m
-	p := c.params
-	hp := c.h
-	a := [arch.NumGates]float64{
-		p[4*m+4] + p[4*m]*hp,
-		p[4*m+5] + p[4*m+1]*hp,
-		p[4*m+6] + p[4*m+2]*hp,
-		p[4*m+7] + p[4*m+3]*hp,
-	}
-	lanes.Dot4(&a, p[:4*m], x[:m])
-	return a
-}
-
-// cell returns the new cell state c = f·c_prev + i·g (3 operations) for the
-// gate activations i, f, g.
-func (c *Column) cell(i, f, g float64) float64 { return f*c.c + i*g }
 
 // advance completes the step from the activations i = σ(a_i), f = σ(a_f),
-// g = tanh(a_g), o = σ(a_o), the new cell state cn and tc = tanh(cn): it sets
-// h = o·tc (1 operation; gates and state, with the 2 of each of the three
-// logistic functions and cell's 3, make 10) and, if traces is set, advances
-// the traces with the direct terms x = xd. It returns h.
-func (c *Column) advance(i, f, g, o, cn, tc float64, xd []float64, traces bool) float64 {
+// g = tanh(a_g), o = σ(a_o), the new cell state cn, tc = tanh(cn) and
+// h = o·tc (lanes.Preact and lanes.Cell: pre-activations 8m+8 operations,
+// gates and state 10, with the 2 of each of the three logistic functions,
+// the cell's 3 and h's 1): it stores the state and, if traces is set,
+// advances the traces with the direct terms x = xd.
+func (c *Column) advance(i, f, g, o, cn, tc, h float64, xd []float64, traces bool) {
 	m := c.m
 	p := c.params
 	uf, ug, ui, uo := p[4*m+1], p[4*m+2], p[4*m], p[4*m+3]
 	hp, cp := c.h, c.c
-	h := o * tc
 	c.h, c.c = h, cn
 	if !traces {
-		return h
+		return
 	}
 
 	// Per-step scalars: 8 + 3 + 5 + 3 + 1 + 1 = 21 operations.
@@ -196,39 +173,7 @@ func (c *Column) advance(i, f, g, o, cn, tc float64, xd []float64, traces bool) 
 	}
 
 	// Traces: 8 operations per weight and recurrent scalar, 7 per bias.
-	ht, ct := c.hTrace[:len(p)], c.cTrace[:len(p)]
-	xd = xd[:m]
-	lanes.Trace(ht[0:m], ct[0:m], xd, f, A, B, E, ki)
-	lanes.Trace(ht[m:2*m], ct[m:2*m], xd, f, A, B, E, kf)
-	lanes.Trace(ht[2*m:3*m], ct[2*m:3*m], xd, f, A, B, E, kg)
-	lanes.TraceOut(ht[3*m:4*m], ct[3*m:4*m], xd, f, A, B, E, D)
-
-	// u_q: direct term h_prev.
-	uh, uc := ht[4*m:4*m+4], ct[4*m:4*m+4]
-	for q, kq := range [3]float64{ki, kf, kg} {
-		hOld := uh[q]
-		cNew := f*uc[q] + A*hOld + kq*hp
-		uc[q] = cNew
-		uh[q] = B*cNew + E*hOld
-	}
-	hOld := uh[3]
-	cNew := f*uc[3] + A*hOld
-	uc[3] = cNew
-	uh[3] = B*cNew + E*hOld + D*hp
-
-	// b_q: direct term 1.
-	bh, bc := ht[4*m+4:4*m+8], ct[4*m+4:4*m+8]
-	for q, kq := range [3]float64{ki, kf, kg} {
-		hOld := bh[q]
-		cNew := f*bc[q] + A*hOld + kq
-		bc[q] = cNew
-		bh[q] = B*cNew + E*hOld
-	}
-	hOld = bh[3]
-	cNew = f*bc[3] + A*hOld
-	bc[3] = cNew
-	bh[3] = B*cNew + E*hOld + D
-	return h
+	lanes.ColumnTrace(c.hTrace, c.cTrace, xd[:m], f, A, B, E, D, ki, kf, kg, hp)
 }
 
 // OpsPerStep returns the number of floating-point additions, subtractions,

@@ -2,7 +2,6 @@ package forward
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 
 	"github.com/ccn-go/ccn/arch"
@@ -78,10 +77,11 @@ type Network struct {
 	rng *rand.Rand
 
 	frozen, learn []float64
-	cols          []Column // every feature, stage by stage; capacity MaxFeatures
-	stageStart    []int    // first feature of each stage, then Features()
-	offHead       int      // offset of the head weights in learn
-	offBias       int      // index of the head bias in learn
+	cols          []Column    // every feature, stage by stage; capacity MaxFeatures
+	stageStart    []int       // first feature of each stage, then Features()
+	stageBlocks   [][]float64 // the parameter blocks of each stage's columns, one after the other
+	offHead       int         // offset of the head weights in learn
+	offBias       int         // index of the head bias in learn
 
 	in        []float64 // Inputs + MaxFeatures: (normalized) x, then ĥ
 	prevIn    []float64 // like in, holding the previous step's ĥ (PreviousStepFeatures)
@@ -248,46 +248,28 @@ func (n *Network) Step(x []float64) float64 {
 }
 
 // stepStage runs the columns of stage s on xf (direct terms xd, see
-// Column.step) in three phases: the pre-activations of every column, the
-// activations of the whole stage (one lane per column), and the state and
-// traces of each column. It stores the normalized features in n.in.
+// Column.step) in three phases: the pre-activations of every column and
+// their activations and state (lanes.Preact and lanes.Cell, the stage's
+// columns in lanes), then the traces of each column. It stores the
+// normalized features in n.in.
 func (n *Network) stepStage(s int, xf, xd []float64, learn bool) {
 	lo, hi := n.stageStart[s], n.stageStart[s+1]
+	u := hi - lo
 	cols := n.cols[lo:hi]
 	g := &n.gates
-	ai, af, ag, ao := g.a[arch.GateI][:len(cols)], g.a[arch.GateF][:len(cols)], g.a[arch.GateG][:len(cols)], g.a[arch.GateO][:len(cols)]
+	ai, af, ag, ao := g.a[arch.GateI][:u], g.a[arch.GateF][:u], g.a[arch.GateG][:u], g.a[arch.GateO][:u]
+	hp, cp, cn, tc, h := g.hp[:u], g.cp[:u], g.c[:u], g.tc[:u], g.h[:u]
 	for j := range cols {
-		a := cols[j].preact(xf)
-		ai[j], af[j], ag[j], ao[j] = a[arch.GateI], a[arch.GateF], a[arch.GateG], a[arch.GateO]
+		hp[j], cp[j] = cols[j].h, cols[j].c
 	}
-	// A stage of one column (Constructive) takes math's scalar functions:
-	// one lane of four costs more than the scalar call (measured: a
-	// Constructive 5 step took 1.5× the scalar build's CPU time in lanes).
-	one := len(cols) == 1
-	if one {
-		ai[0], af[0], ag[0], ao[0] = sigmoid(ai[0]), sigmoid(af[0]), math.Tanh(ag[0]), sigmoid(ao[0])
-	} else {
-		lanes.Sigmoid(ai, ai)
-		lanes.Sigmoid(af, af)
-		lanes.Tanh(ag, ag)
-		lanes.Sigmoid(ao, ao)
-	}
-	cn, tc := g.c[:len(cols)], g.tc[:len(cols)]
-	for j := range cols {
-		cn[j] = cols[j].cell(ai[j], af[j], ag[j])
-	}
-	if one {
-		tc[0] = math.Tanh(cn[0])
-	} else {
-		lanes.Tanh(tc, cn)
-	}
-	h := g.h[:len(cols)]
+	lanes.Preact(ai, af, ag, ao, hp, n.stageBlocks[s], xf)
+	lanes.Cell(ai, af, ag, ao, cp, cn, tc, h)
 	for j := range cols {
 		col := &cols[j]
 		if learn {
 			col.Defect = n.Defect
 		}
-		h[j] = col.advance(ai[j], af[j], ag[j], ao[j], cn[j], tc[j], xd, learn)
+		col.advance(ai[j], af[j], ag[j], ao[j], cn[j], tc[j], h[j], xd, learn)
 	}
 	n.featNorm.updateAll(lo, h, n.in[n.top.Inputs+lo:])
 }
@@ -356,11 +338,12 @@ func (n *Network) OpsPerStep() int {
 }
 
 // stageGates is the scratch of one stage's step, one entry per column: the
-// pre-activations a[q], turned into activations in place, the new cell
-// states c, tanh(c) and the hidden states h.
+// pre-activations a[q], turned into activations in place, the previous
+// hidden and cell states hp, cp, the new cell states c, tanh(c) and the
+// hidden states h.
 type stageGates struct {
-	a        [arch.NumGates][]float64
-	c, tc, h []float64
+	a                [arch.NumGates][]float64
+	hp, cp, c, tc, h []float64
 }
 
 func newStageGates(n int) stageGates {
@@ -368,6 +351,7 @@ func newStageGates(n int) stageGates {
 	for q := range g.a {
 		g.a[q] = make([]float64, n)
 	}
+	g.hp, g.cp = make([]float64, n), make([]float64, n)
 	g.c, g.tc, g.h = make([]float64, n), make([]float64, n), make([]float64, n)
 	return g
 }

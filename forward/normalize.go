@@ -85,6 +85,14 @@ func (z *normalizer) updateAll(lo int, h, out []float64) {
 		copy(out, h)
 		return
 	}
+	if len(h) < 4 {
+		// Fewer values than lanes (Constructive's stages): the call into
+		// the lanes costs more than the arithmetic.
+		for j, hj := range h {
+			out[j] = z.update(lo+j, hj)
+		}
+		return
+	}
 	lanes.Normalize(out, h, z.mean[lo:], z.variance[lo:], z.scale[lo:], z.decay, z.oneMinus, z.eps)
 }
 

@@ -57,6 +57,17 @@ func (n *Network) layout() {
 		n.stageStart = append(n.stageStart, n.top.FirstFeature(s))
 	}
 	n.stageStart = append(n.stageStart, n.top.Features())
+	n.stageBlocks = n.stageBlocks[:0]
+	L := n.top.Learning()
+	for s, u := range n.top.Stages {
+		size := arch.ColumnParams(n.top.ColumnInputs(s))
+		if s == L {
+			n.stageBlocks = append(n.stageBlocks, n.learn[:u*size:u*size])
+			continue
+		}
+		off := n.top.OffFrozen(s, 0)
+		n.stageBlocks = append(n.stageBlocks, n.frozen[off:off+u*size:off+u*size])
+	}
 	n.offHead = n.top.OffHead()
 	n.offBias = n.top.OffHeadBias()
 }

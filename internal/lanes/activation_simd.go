@@ -11,6 +11,8 @@ type f64x4 = archsimd.Float64x4
 
 func bc(x float64) f64x4 { return archsimd.BroadcastFloat64x4(x) }
 
+// x.Merge(y, mask) is x in the lanes where mask is set and y elsewhere.
+
 // Constants of the lane functions, four copies each: a vector load from
 // memory is cheaper than broadcasting a scalar at every call.
 const (
@@ -131,6 +133,34 @@ func tanh4(x f64x4) f64x4 {
 	y := small.Merge(large, z.Less(ld(&kTanhSmall)))
 	y = y.AsInt64x4().Or(sign).AsFloat64x4()
 	return x.Merge(y, x.IsNaN())
+}
+
+// kGateG marks lane 2, the g gate of gates4.
+var kGateG = [4]float64{0, 0, 1, 0}
+
+// gates4 is the activations of one column's gates a = (a_i, a_f, a_g, a_o):
+// σ in lanes 0, 1, 3 and tanh in lane 2, bitwise equal to sigmoid4 and tanh4
+// in those lanes, with one exponential for all four. Both functions are
+// 1/(1+e) of an exponential e: σ(a) with e = e^(−a), and tanh's large branch
+// 1 − 2/(e+1) = 1 − 2·(1/(1+e)) with e = e^(2|a|) (doubling is exact).
+func gates4(a f64x4) f64x4 {
+	isG := ld(&kGateG).Greater(ld(&kZero))
+	signBit := archsimd.BroadcastInt64x4(-1 << 63)
+	ai := a.AsInt64x4()
+	sign := ai.And(signBit)
+	z := ai.AndNot(signBit).AsFloat64x4() // |a|
+	w := z.Min(ld(&kTanhMax)).Mul(ld(&kTwo)).Merge(ld(&kZero).Sub(a), isG)
+	one := ld(&kOne)
+	r := one.Div(one.Add(exp4(w)))
+	// The g lane as in tanh4.
+	s := a.Mul(a)
+	num := ld(&kP0).Mul(s).Add(ld(&kP1)).Mul(s).Add(ld(&kP2))
+	den := s.Add(ld(&kQ0)).Mul(s).Add(ld(&kQ1)).Mul(s).Add(ld(&kQ2))
+	small := a.Add(a.Mul(s).Mul(num).Div(den))
+	large := one.Sub(ld(&kTwo).Mul(r))
+	t := small.Merge(large, z.Less(ld(&kTanhSmall)))
+	t = t.AsInt64x4().Or(sign).AsFloat64x4()
+	return a.Merge(t.Merge(r, isG), a.IsNaN())
 }
 
 func sigmoidLanes(dst, src []float64) {

@@ -2,7 +2,10 @@
 
 package lanes
 
-import "simd/archsimd"
+import (
+	"simd/archsimd"
+	"unsafe"
+)
 
 func dot4Lanes(a *[4]float64, w, x []float64) {
 	m := len(x)
@@ -34,15 +37,23 @@ func dot4Lanes(a *[4]float64, w, x []float64) {
 }
 
 func scaleAddLanes(z []float64, d, c float64, t []float64) {
-	vd, vc := bc(d), bc(c)
-	zq := quads(z)
-	tq := quads(t)[:len(zq)]
-	for k := range zq {
-		vd.Mul(load(&zq[k])).Add(vc.Mul(load(&tq[k]))).Store(&zq[k])
+	n := len(z) &^ 3
+	if n > 0 {
+		scaleAddAt(base(z), base(t), n, d, c)
 	}
-	n := 4 * len(zq)
 	for i := n; i < len(z); i++ {
 		z[i] = d*z[i] + c*t[i]
+	}
+}
+
+// scaleAddAt is the loop of scaleAddLanes over the first n (a multiple of
+// 4) entries (a function of its own, see dot4At).
+//
+//go:noinline
+func scaleAddAt(pz, pt unsafe.Pointer, n int, d, c float64) {
+	vd, vc := bc(d), bc(c)
+	for k := 0; k < n; k += 4 {
+		stAt(vd.Mul(ldAt(pz, k)).Add(vc.Mul(ldAt(pt, k))), pz, k)
 	}
 }
 

@@ -21,25 +21,8 @@ func TestElementwiseKernelsBitwise(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for n := 0; n <= 13; n++ {
 		x := randVec(rng, n)
-		h0, c0 := randVec(rng, n), randVec(rng, n)
-		f, A, B, E, k := rng.Float64(), rng.NormFloat64(), rng.Float64(), rng.NormFloat64(), rng.NormFloat64()
-
-		hs, cs := append([]float64(nil), h0...), append([]float64(nil), c0...)
-		Trace(hs, cs, x, f, A, B, E, k)
-		for i := range x {
-			cw := f*c0[i] + A*h0[i] + k*x[i]
-			if hw := B*cw + E*h0[i]; cs[i] != cw || hs[i] != hw {
-				t.Errorf("Trace n=%d [%d]: (%v, %v), want (%v, %v)", n, i, hs[i], cs[i], hw, cw)
-			}
-		}
-		hs, cs = append([]float64(nil), h0...), append([]float64(nil), c0...)
-		TraceOut(hs, cs, x, f, A, B, E, k)
-		for i := range x {
-			cw := f*c0[i] + A*h0[i]
-			if hw := B*cw + E*h0[i] + k*x[i]; cs[i] != cw || hs[i] != hw {
-				t.Errorf("TraceOut n=%d [%d]: (%v, %v), want (%v, %v)", n, i, hs[i], cs[i], hw, cw)
-			}
-		}
+		h0 := randVec(rng, n)
+		f, A := rng.Float64(), rng.NormFloat64()
 		z := append([]float64(nil), h0...)
 		ScaleAdd(z, f, A, x)
 		for i := range x {
@@ -115,24 +98,41 @@ func TestNormalizeBitwise(t *testing.T) {
 	}
 }
 
-// TestOuterAndAddMulTBitwise checks Outer and AddMulT against their loops
-// written out, bitwise, for shapes with and without tails.
-func TestOuterAndAddMulTBitwise(t *testing.T) {
+// TestOuterSumAndAddMulTBitwise checks OuterSum and AddMulT against their
+// loops written out, bitwise, for shapes with and without tails (and rows of
+// more than 16 entries, the lane path's register blocks) and windows of 1 to
+// 3 vectors.
+func TestOuterSumAndAddMulTBitwise(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	for _, shape := range [][2]int{{1, 1}, {3, 4}, {16, 4}, {16, 12}, {28, 7}, {5, 13}} {
+	for _, shape := range [][2]int{{1, 1}, {3, 4}, {16, 4}, {16, 12}, {28, 7}, {5, 13}, {3, 37}, {2, 275}} {
 		rows, m := shape[0], shape[1]
-		d, x, g0 := randVec(rng, rows), randVec(rng, m), randVec(rng, rows*m)
-		g := append([]float64(nil), g0...)
-		Outer(g, d, x)
+		for w := 1; w <= 3; w++ {
+			d, g0 := randVec(rng, w*rows), randVec(rng, rows*m)
+			x := make([][]float64, w)
+			for n := range x {
+				x[n] = randVec(rng, m)
+			}
+			g := append([]float64(nil), g0...)
+			OuterSum(g, d, x)
+			for r := range rows {
+				for j := range m {
+					want := g0[r*m+j]
+					for n := range w {
+						want += d[n*rows+r] * x[n][j]
+					}
+					if g[r*m+j] != want {
+						t.Errorf("OuterSum %v w=%d [%d,%d] = %v, want %v", shape, w, r, j, g[r*m+j], want)
+					}
+				}
+			}
+		}
+		d, g0 := randVec(rng, rows), randVec(rng, rows*m)
 		z0 := randVec(rng, m)
 		z := append([]float64(nil), z0...)
 		AddMulT(z, g0, d)
 		want := append([]float64(nil), z0...)
 		for r := range rows {
 			for j := range m {
-				if w := g0[r*m+j] + d[r]*x[j]; g[r*m+j] != w {
-					t.Errorf("Outer %v [%d,%d] = %v, want %v", shape, r, j, g[r*m+j], w)
-				}
 				want[j] += d[r] * g0[r*m+j]
 			}
 		}

@@ -20,3 +20,22 @@ func quads(s []float64) [][4]float64 {
 }
 
 func load(p *[4]float64) f64x4 { return archsimd.LoadFloat64x4(p) }
+
+// The kernels of small, fixed shapes (a column's block, a stage's columns)
+// address their slices through base pointers: the exported wrappers check
+// every length once, and the loops then run without bounds checks or the
+// setup of quads, which cost more than the arithmetic at a dozen entries
+// (callgrind: a column's four dot products took about 400 instructions).
+
+// base is the address of s[0] (s non-empty).
+func base(s []float64) unsafe.Pointer { return unsafe.Pointer(unsafe.SliceData(s)) }
+
+// ldAt loads p[i:i+4]; stAt stores v there. The caller guarantees i+4 ≤ len.
+func ldAt(p unsafe.Pointer, i int) f64x4 {
+	return archsimd.LoadFloat64x4((*[4]float64)(unsafe.Add(p, 8*i)))
+}
+
+func stAt(v f64x4, p unsafe.Pointer, i int) { v.Store((*[4]float64)(unsafe.Add(p, 8*i))) }
+
+// at is &p[i] as a float64 pointer.
+func at(p unsafe.Pointer, i int) *float64 { return (*float64)(unsafe.Add(p, 8*i)) }

@@ -2,27 +2,31 @@
 
 package lanes
 
-import "simd/archsimd"
+import "unsafe"
 
 // rmspropLanes runs the RMSProp step four entries per instruction with a
 // square root and a division per lane (VSQRTPD, VDIVPD): the accumulator v is
 // bitwise that of the scalar path; θ differs from the scalar path's shared
 // division by at most a few ulps of the step.
 func rmspropLanes(theta, u, v []float64, s, alpha, b, eps float64) {
-	vs := archsimd.BroadcastFloat64x4(s)
-	vb := archsimd.BroadcastFloat64x4(b)
-	vc := archsimd.BroadcastFloat64x4(1 - b)
-	va := archsimd.BroadcastFloat64x4(alpha)
-	ve := archsimd.BroadcastFloat64x4(eps)
-	uq := quads(u)
-	tq, vq := quads(theta)[:len(uq)], quads(v)[:len(uq)]
-	for k := range uq {
-		g := vs.Mul(load(&uq[k]))
-		vi := vb.Mul(load(&vq[k])).Add(vc.Mul(g).Mul(g))
-		vi.Store(&vq[k])
-		step := va.Mul(g).Div(vi.Sqrt().Add(ve))
-		load(&tq[k]).Add(step).Store(&tq[k])
+	n := len(u) &^ 3
+	if n > 0 {
+		rmspropAt(base(theta), base(u), base(v), n, s, alpha, b, eps)
 	}
-	n := 4 * len(uq)
 	rmspropTail(theta[n:], u[n:], v[n:], s, alpha, b, eps)
+}
+
+// rmspropAt is the loop of rmspropLanes over the first n (a multiple of 4)
+// entries, a function of its own so that nothing of the caller is spilled
+// inside it (see dot4At).
+//
+//go:noinline
+func rmspropAt(pt, pu, pv unsafe.Pointer, n int, s, alpha, b, eps float64) {
+	vs, vb, vc, va, ve := bc(s), bc(b), bc(1-b), bc(alpha), bc(eps)
+	for k := 0; k < n; k += 4 {
+		g := vs.Mul(ldAt(pu, k))
+		vi := vb.Mul(ldAt(pv, k)).Add(vc.Mul(g).Mul(g))
+		stAt(vi, pv, k)
+		stAt(ldAt(pt, k).Add(va.Mul(g).Div(vi.Sqrt().Add(ve))), pt, k)
+	}
 }

@@ -13,12 +13,17 @@ func expLanes(dst, src []float64)                                  { panic(unrea
 func dot4Lanes(a *[4]float64, w, x []float64)                      { panic(unreachable) }
 func scaleAddLanes(z []float64, d, c float64, t []float64)         { panic(unreachable) }
 func addScaledLanes(z []float64, c float64, t []float64)           { panic(unreachable) }
-func traceLanes(hs, cs, x []float64, f, A, B, E, kappa float64)    { panic(unreachable) }
-func traceOutLanes(hs, cs, x []float64, f, A, B, E, D float64)     { panic(unreachable) }
 func normalizeLanes(out, h, mean, variance, scale []float64, beta, oneMinus, eps float64) {
 	panic(unreachable)
 }
-func outerLanes(g, d, x []float64)   { panic(unreachable) }
-func addMulTLanes(z, w, d []float64) { panic(unreachable) }
+func outerSumLanes(g, d []float64, x [][]float64, R, m int) { panic(unreachable) }
+func addMulTLanes(z, w, d []float64)                        { panic(unreachable) }
 
 func clearUpper() {}
+
+func preactLanes(ai, af, ag, ao, h, blocks, x []float64) { panic(unreachable) }
+func cellLanes(ai, af, ag, ao, cp, c, tc, h []float64)   { panic(unreachable) }
+func columnTraceLanes(ht, ct, x []float64, f, A, B, E, D, ki, kf, kg, hp float64) {
+	panic(unreachable)
+}
+func lstmDeltaLanes(da, dh, carry, gates, tc, cp []float64) { panic(unreachable) }

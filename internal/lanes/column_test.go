@@ -1,0 +1,144 @@
+package lanes
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/ccn-go/ccn/arch"
+)
+
+// TestColumnTraceBitwise checks ColumnTrace against the recurrence written
+// out per parameter (gate q, direct term d), for input sizes with and
+// without tails: both paths must give these values exactly.
+func TestColumnTraceBitwise(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for m := 1; m <= 13; m++ {
+		size := arch.ColumnParams(m)
+		x := randVec(rng, m)
+		h0, c0 := randVec(rng, size), randVec(rng, size)
+		f, A, B, E, D := rng.Float64(), rng.NormFloat64(), rng.Float64(), rng.NormFloat64(), rng.NormFloat64()
+		kappa := [4]float64{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64(), 0}
+		hp := rng.NormFloat64()
+		ht, ct := append([]float64(nil), h0...), append([]float64(nil), c0...)
+		ColumnTrace(ht, ct, x, f, A, B, E, D, kappa[0], kappa[1], kappa[2], hp)
+		check := func(p, q int, d float64) {
+			cw := f*c0[p] + A*h0[p]
+			if q != arch.GateO {
+				cw += kappa[q] * d
+			}
+			hw := B*cw + E*h0[p]
+			if q == arch.GateO {
+				hw += D * d
+			}
+			if ct[p] != cw || ht[p] != hw {
+				t.Errorf("m=%d parameter %d (gate %d): (h %v, c %v), want (%v, %v)", m, p, q, ht[p], ct[p], hw, cw)
+			}
+		}
+		for q := range arch.NumGates {
+			for k := range m {
+				check(arch.ColIdxW(m, q, k), q, x[k])
+			}
+			check(arch.ColIdxU(m, q), q, hp)
+			check(arch.ColIdxB(m, q), q, 1)
+		}
+	}
+}
+
+// TestPreact checks the pre-activations of stages of 1 to 6 columns against
+// the formula summed here: within a few ulps of the sum of magnitudes (the
+// bound for any summation order), with no mix-up of columns or gates.
+func TestPreact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	for m := 1; m <= 41; m += 4 {
+		for u := 1; u <= 6; u++ {
+			size := arch.ColumnParams(m)
+			x, h, p := randVec(rng, m), randVec(rng, u), randVec(rng, u*size)
+			var a [4][]float64
+			for q := range a {
+				a[q] = make([]float64, u)
+			}
+			Preact(a[0], a[1], a[2], a[3], h, p, x)
+			for j := range u {
+				blk := p[j*size:]
+				for q := range 4 {
+					want := blk[arch.ColIdxB(m, q)] + blk[arch.ColIdxU(m, q)]*h[j]
+					mag := math.Abs(blk[arch.ColIdxB(m, q)]) + math.Abs(blk[arch.ColIdxU(m, q)]*h[j])
+					for k := range m {
+						want += blk[arch.ColIdxW(m, q, k)] * x[k]
+						mag += math.Abs(blk[arch.ColIdxW(m, q, k)] * x[k])
+					}
+					if d := math.Abs(a[q][j] - want); d > float64(m+2)*2.3e-16*mag {
+						t.Errorf("m=%d u=%d column %d gate %d: %v, want %v", m, u, j, q, a[q][j], want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestCell checks the activations and state of stages of 1 to 9 columns
+// (lane tails included) against math's functions, within the ulp bounds of
+// activationCases, saturated gates included.
+func TestCell(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	for u := 1; u <= 9; u++ {
+		var a, a0 [4][]float64
+		for q := range a {
+			a0[q] = make([]float64, u)
+			for j := range u {
+				a0[q][j] = 8 * rng.NormFloat64()
+			}
+			if u > 2 {
+				a0[q][1] = 800 // saturated
+				a0[q][2] = -800
+			}
+			a[q] = append([]float64(nil), a0[q]...)
+		}
+		cp := randVec(rng, u)
+		c, tc, h := make([]float64, u), make([]float64, u), make([]float64, u)
+		Cell(a[0], a[1], a[2], a[3], cp, c, tc, h)
+		for j := range u {
+			i, f, g, o := sigmoidRef(a0[0][j]), sigmoidRef(a0[1][j]), math.Tanh(a0[2][j]), sigmoidRef(a0[3][j])
+			cw := f*cp[j] + i*g
+			tw := math.Tanh(cw)
+			for _, v := range [][2]float64{{a[0][j], i}, {a[1][j], f}, {a[2][j], g}, {a[3][j], o}, {tc[j], tw}, {h[j], o * tw}} {
+				if d := math.Abs(v[0] - v[1]); d > 8e-16*math.Abs(v[1])+1e-300 {
+					t.Errorf("u=%d column %d: %v, want %v (a = %v, %v, %v, %v; c_prev %v)", u, j, v[0], v[1], a0[0][j], a0[1][j], a0[2][j], a0[3][j], cp[j])
+				}
+			}
+			if d := math.Abs(c[j] - cw); d > 8e-16*(math.Abs(f*cp[j])+math.Abs(i*g)) {
+				t.Errorf("u=%d column %d: c = %v, want %v", u, j, c[j], cw)
+			}
+		}
+	}
+}
+
+// TestCellOneColumnMatchesStage checks that a stage of one column (whose
+// lane path shares one register among the four gates) gives bitwise the
+// values of the same column in a stage of two (a lane per gate), over
+// activationInputs for every gate.
+func TestCellOneColumnMatchesStage(t *testing.T) {
+	xs := activationInputs()
+	rng := rand.New(rand.NewPCG(19, 20))
+	same := func(a, b float64) bool {
+		return math.Float64bits(a) == math.Float64bits(b) || (math.IsNaN(a) && math.IsNaN(b))
+	}
+	for _, x := range xs {
+		var a [4]float64
+		for q := range a {
+			a[q] = xs[rng.IntN(len(xs))]
+		}
+		a[rng.IntN(4)] = x
+		cp := rng.NormFloat64()
+		one := [8][]float64{{a[0]}, {a[1]}, {a[2]}, {a[3]}, {cp}, {0}, {0}, {0}}
+		two := [8][]float64{{a[0], 1}, {a[1], 2}, {a[2], 3}, {a[3], 4}, {cp, 5}, {0, 0}, {0, 0}, {0, 0}}
+		Cell(one[0], one[1], one[2], one[3], one[4], one[5], one[6], one[7])
+		Cell(two[0], two[1], two[2], two[3], two[4], two[5], two[6], two[7])
+		for k := range one {
+			if !same(one[k][0], two[k][0]) {
+				t.Fatalf("a = %v, c_prev %v: output %d is %v alone, %v in a stage of two", a, cp, k, one[k][0], two[k][0])
+			}
+		}
+	}
+}
