@@ -2,7 +2,6 @@ package forward
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/ccn-go/ccn/arch"
 )
@@ -29,12 +28,10 @@ type DenseRTRL struct {
 	shape  arch.Dense
 	params []float64
 
-	h, c, hPrev, cPrev []float64 // H each
-	i, f, g, o, tc     []float64 // gates and tanh(c) of the last step
-	kI, kF, kG, B, D   []float64 // per-unit trace coefficients
-	da                 []float64 // 4H scratch: ∂a/∂p of one parameter
-	hTrace, cTrace     []float64 // NumCellParams × H, parameter-major
-	y                  float64
+	st             denseStep // state and per-unit trace coefficients
+	da             []float64 // 4H scratch: ∂a/∂p of one parameter
+	hTrace, cTrace []float64 // NumCellParams × H, parameter-major
+	y              float64
 }
 
 // NewDenseRTRL returns an engine for shape with parameters, state and traces
@@ -42,13 +39,10 @@ type DenseRTRL struct {
 func NewDenseRTRL(shape arch.Dense) *DenseRTRL {
 	shape.Validate()
 	H := shape.Hidden
-	vec := func() []float64 { return make([]float64, H) }
 	return &DenseRTRL{
 		shape:  shape,
 		params: make([]float64, shape.NumParams()),
-		h:      vec(), c: vec(), hPrev: vec(), cPrev: vec(),
-		i: vec(), f: vec(), g: vec(), o: vec(), tc: vec(),
-		kI: vec(), kF: vec(), kG: vec(), B: vec(), D: vec(),
+		st:     newDenseStep(H),
 		da:     make([]float64, 4*H),
 		hTrace: make([]float64, shape.NumCellParams()*H),
 		cTrace: make([]float64, shape.NumCellParams()*H),
@@ -66,12 +60,11 @@ func (d *DenseRTRL) NumParams() int { return len(d.params) }
 func (d *DenseRTRL) Params() []float64 { return d.params }
 
 // H returns the hidden state h_t (a view; do not modify it).
-func (d *DenseRTRL) H() []float64 { return d.h }
+func (d *DenseRTRL) H() []float64 { return d.st.h }
 
 // Reset zeroes the state and the traces; parameters are unchanged.
 func (d *DenseRTRL) Reset() {
-	clear(d.h)
-	clear(d.c)
+	d.st.reset()
 	clear(d.hTrace)
 	clear(d.cTrace)
 	d.y = 0
@@ -80,52 +73,12 @@ func (d *DenseRTRL) Reset() {
 // Step advances the state and the traces by one step on input x (length m) and
 // returns the prediction y_t = w_out·h_t + b_out.
 func (d *DenseRTRL) Step(x []float64) float64 {
-	m, H := d.shape.Inputs, d.shape.Hidden
-	if len(x) != m {
-		panic(fmt.Sprintf("forward: dense input has length %d, want %d", len(x), m))
-	}
-	wih, whh, b, wout := d.shape.Split(d.params)
-	copy(d.hPrev, d.h)
-	copy(d.cPrev, d.c)
-	hp, cp := d.hPrev, d.cPrev
-
-	// Forward: 4H rows of 2(m+H) operations, then 10 per unit.
-	for j := 0; j < H; j++ {
-		var a [arch.NumGates]float64
-		for q := range a {
-			r := q*H + j
-			s := b[r]
-			for k, wk := range wih[r*m : (r+1)*m] {
-				s += wk * x[k]
-			}
-			for k, wk := range whh[r*H : (r+1)*H] {
-				s += wk * hp[k]
-			}
-			a[q] = s
-		}
-		i, f, g, o := sigmoid(a[arch.GateI]), sigmoid(a[arch.GateF]), math.Tanh(a[arch.GateG]), sigmoid(a[arch.GateO])
-		cn := f*cp[j] + i*g
-		tc := math.Tanh(cn)
-		d.i[j], d.f[j], d.g[j], d.o[j], d.tc[j] = i, f, g, o, tc
-		d.c[j] = cn
-		d.h[j] = o * tc
-	}
-	// Prediction: 2H operations (+1 with the output bias).
-	y := d.shape.OutBiasOf(d.params)
-	for j, w := range wout {
-		y += w * d.h[j]
-	}
+	H := d.shape.Hidden
+	// Forward 8H(m+H) + 10H, prediction 2H (+1), coefficients 15H.
+	y := d.st.step(d.shape, d.params, x)
 	d.y = y
-
-	// Per-unit coefficients: 15 operations per unit.
-	for j := 0; j < H; j++ {
-		i, f, g, o, tc := d.i[j], d.f[j], d.g[j], d.o[j], d.tc[j]
-		d.kI[j] = g * (i * (1 - i))
-		d.kF[j] = cp[j] * (f * (1 - f))
-		d.kG[j] = i * (1 - g*g)
-		d.B[j] = o * (1 - tc*tc)
-		d.D[j] = tc * (o * (1 - o))
-	}
+	_, whh, _, _ := d.shape.Split(d.params)
+	hp := d.st.hPrev
 
 	// Traces, parameter by parameter, in the flat layout order.
 	p := 0
@@ -167,10 +120,11 @@ func (d *DenseRTRL) traceParam(p, r int, direct float64, whh []float64) {
 		}
 	}
 	da[r] += direct
+	st := &d.st
 	for j := range cs {
-		cNew := d.f[j]*cs[j] + d.kF[j]*da[H+j] + d.kG[j]*da[2*H+j] + d.kI[j]*da[j]
+		cNew := st.f[j]*cs[j] + st.kF[j]*da[H+j] + st.kG[j]*da[2*H+j] + st.kI[j]*da[j]
 		cs[j] = cNew
-		hs[j] = d.B[j]*cNew + d.D[j]*da[3*H+j]
+		hs[j] = st.B[j]*cNew + st.D[j]*da[3*H+j]
 	}
 }
 
@@ -191,7 +145,7 @@ func (d *DenseRTRL) Grad(dst []float64) {
 		}
 		dst[p] = s
 	}
-	copy(dst[off:off+H], d.h)
+	copy(dst[off:off+H], d.st.h)
 	if d.shape.OutBias {
 		dst[d.shape.IdxOutBias()] = 1
 	}
@@ -216,7 +170,3 @@ func (d *DenseRTRL) OpsPerStep() int {
 	}
 	return ops
 }
-
-// sigmoid costs 2 counted operations (one add, one division); the negation and
-// the exponential are not counted.
-func sigmoid(a float64) float64 { return 1 / (1 + math.Exp(-a)) }

@@ -2,7 +2,6 @@ package forward
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/ccn-go/ccn/arch"
 )
@@ -36,11 +35,10 @@ type SnAp1 struct {
 	shape  arch.Dense
 	params []float64
 
-	h, c, hPrev, cPrev []float64 // H each
-	alpha, delta, beta []float64 // per-unit coefficients of the trace update
-	kc, kh             []float64 // 4H: direct-term coefficients of row q·H+j
-	hTrace, cTrace     []float64 // NumCellParams each: ∂h_j/∂p, ∂c_j/∂p for p ∈ j
-	f                  []float64 // forget gates of the last step
+	st             denseStep // state and per-unit coefficients of the step
+	alpha, delta   []float64 // per-unit coefficients of the trace update
+	kc, kh         []float64 // 4H: direct-term coefficients of row q·H+j
+	hTrace, cTrace []float64 // NumCellParams each: ∂h_j/∂p, ∂c_j/∂p for p ∈ j
 }
 
 // NewSnAp1 returns an engine for shape with parameters, state and traces zero.
@@ -48,12 +46,12 @@ type SnAp1 struct {
 func NewSnAp1(shape arch.Dense) *SnAp1 {
 	shape.Validate()
 	H := shape.Hidden
-	vec := func() []float64 { return make([]float64, H) }
 	return &SnAp1{
 		shape:  shape,
 		params: make([]float64, shape.NumParams()),
-		h:      vec(), c: vec(), hPrev: vec(), cPrev: vec(),
-		alpha: vec(), delta: vec(), beta: vec(), f: vec(),
+		st:     newDenseStep(H),
+		alpha:  make([]float64, H),
+		delta:  make([]float64, H),
 		kc:     make([]float64, 4*H),
 		kh:     make([]float64, 4*H),
 		hTrace: make([]float64, shape.NumCellParams()),
@@ -72,12 +70,11 @@ func (s *SnAp1) NumParams() int { return len(s.params) }
 func (s *SnAp1) Params() []float64 { return s.params }
 
 // H returns the hidden state h_t (a view; do not modify it).
-func (s *SnAp1) H() []float64 { return s.h }
+func (s *SnAp1) H() []float64 { return s.st.h }
 
 // Reset zeroes the state and the traces; parameters are unchanged.
 func (s *SnAp1) Reset() {
-	clear(s.h)
-	clear(s.c)
+	s.st.reset()
 	clear(s.hTrace)
 	clear(s.cTrace)
 }
@@ -95,40 +92,15 @@ func (s *SnAp1) Reset() {
 // kc = (kI, kF, kG, 0)_q, kh = (0, 0, 0, D)_q.
 func (s *SnAp1) Step(x []float64) float64 {
 	m, H := s.shape.Inputs, s.shape.Hidden
-	if len(x) != m {
-		panic(fmt.Sprintf("forward: dense input has length %d, want %d", len(x), m))
-	}
-	wih, whh, b, wout := s.shape.Split(s.params)
-	copy(s.hPrev, s.h)
-	copy(s.cPrev, s.c)
-	hp, cp := s.hPrev, s.cPrev
+	// Forward 8H(m+H) + 10H, prediction 2H (+1 with the output bias),
+	// coefficients 15H.
+	y := s.st.step(s.shape, s.params, x)
+	_, whh, _, _ := s.shape.Split(s.params)
+	hp := s.st.hPrev
 
-	// Forward: 4H rows of 2(m+H) operations, 10 per unit; coefficients 21 per unit.
+	// Trace coefficients: 6 operations per unit.
 	for j := 0; j < H; j++ {
-		var a [arch.NumGates]float64
-		for q := range a {
-			r := q*H + j
-			v := b[r]
-			for k, wk := range wih[r*m : (r+1)*m] {
-				v += wk * x[k]
-			}
-			for k, wk := range whh[r*H : (r+1)*H] {
-				v += wk * hp[k]
-			}
-			a[q] = v
-		}
-		i, f, g, o := sigmoid(a[arch.GateI]), sigmoid(a[arch.GateF]), math.Tanh(a[arch.GateG]), sigmoid(a[arch.GateO])
-		cn := f*cp[j] + i*g
-		tc := math.Tanh(cn)
-		s.c[j] = cn
-		s.h[j] = o * tc
-		s.f[j] = f
-
-		kI := g * (i * (1 - i))
-		kF := cp[j] * (f * (1 - f))
-		kG := i * (1 - g*g)
-		B := o * (1 - tc*tc)
-		D := tc * (o * (1 - o))
+		kI, kF, kG, D := s.st.kI[j], s.st.kF[j], s.st.kG[j], s.st.D[j]
 		diag := func(q int) float64 { return whh[(q*H+j)*H+j] }
 		if s.Defect == DropRecurrentTerm {
 			s.alpha[j], s.delta[j] = 0, 0
@@ -136,14 +108,8 @@ func (s *SnAp1) Step(x []float64) float64 {
 			s.alpha[j] = kF*diag(arch.GateF) + kG*diag(arch.GateG) + kI*diag(arch.GateI)
 			s.delta[j] = D * diag(arch.GateO)
 		}
-		s.beta[j] = B
 		s.kc[arch.GateI*H+j], s.kc[arch.GateF*H+j], s.kc[arch.GateG*H+j], s.kc[arch.GateO*H+j] = kI, kF, kG, 0
 		s.kh[arch.GateI*H+j], s.kh[arch.GateF*H+j], s.kh[arch.GateG*H+j], s.kh[arch.GateO*H+j] = 0, 0, 0, D
-	}
-	// Prediction: 2H operations (+1 with the output bias).
-	y := s.shape.OutBiasOf(s.params)
-	for j, w := range wout {
-		y += w * s.h[j]
 	}
 
 	// Traces: 10 operations per cell parameter.
@@ -171,7 +137,7 @@ func (s *SnAp1) traceRow(p, r int, d []float64) {
 		return
 	}
 	j := r % H
-	f, al, de, be, kc, kh := s.f[j], s.alpha[j], s.delta[j], s.beta[j], s.kc[r], s.kh[r]
+	f, al, de, be, kc, kh := s.st.f[j], s.alpha[j], s.delta[j], s.st.B[j], s.kc[r], s.kh[r]
 	hs := s.hTrace[p : p+len(d)]
 	cs := s.cTrace[p : p+len(d)]
 	for k, dk := range d {
@@ -186,9 +152,9 @@ func (s *SnAp1) traceRow(p, r int, d []float64) {
 func (s *SnAp1) update(p, r int, d float64) {
 	j := r % s.shape.Hidden
 	hOld := s.hTrace[p]
-	cNew := s.f[j]*s.cTrace[p] + s.alpha[j]*hOld + s.kc[r]*d
+	cNew := s.st.f[j]*s.cTrace[p] + s.alpha[j]*hOld + s.kc[r]*d
 	s.cTrace[p] = cNew
-	s.hTrace[p] = s.beta[j]*cNew + s.delta[j]*hOld + s.kh[r]*d
+	s.hTrace[p] = s.st.B[j]*cNew + s.delta[j]*hOld + s.kh[r]*d
 }
 
 // Grad writes the SnAp-1 estimate of ∂y_t/∂θ of the last Step into dst (length
@@ -211,7 +177,7 @@ func (s *SnAp1) Grad(dst []float64) {
 		}
 	}
 	off := s.shape.OffOut()
-	copy(dst[off:off+H], s.h)
+	copy(dst[off:off+H], s.st.h)
 	if s.shape.OutBias {
 		dst[s.shape.IdxOutBias()] = 1
 	}

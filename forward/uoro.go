@@ -53,11 +53,10 @@ type UORO struct {
 	params []float64
 	rng    *rand.Rand
 
-	h, c, hPrev, cPrev  []float64 // H each
-	f, kI, kF, kG, B, D []float64 // H each: the last step's coefficients
-	da                  []float64 // 4H scratch
-	sT, js, nu          []float64 // 2H: s̃ (h then c), (∂F/∂s)·s̃, ν
-	thT, vjp            []float64 // NumCellParams: θ̃, νᵀ·∂F/∂θ
+	st         denseStep // state and per-unit coefficients of the step
+	da         []float64 // 4H scratch
+	sT, js, nu []float64 // 2H: s̃ (h then c), (∂F/∂s)·s̃, ν
+	thT, vjp   []float64 // NumCellParams: θ̃, νᵀ·∂F/∂θ
 }
 
 // NewUORO returns an engine for shape with parameters, state and estimate
@@ -71,10 +70,9 @@ func NewUORO(shape arch.Dense, seed uint64) *UORO {
 		shape:  shape,
 		params: vec(shape.NumParams()),
 		rng:    rand.New(rand.NewPCG(seed, 0x5eed)),
-		h:      vec(H), c: vec(H), hPrev: vec(H), cPrev: vec(H),
-		f: vec(H), kI: vec(H), kF: vec(H), kG: vec(H), B: vec(H), D: vec(H),
-		da: vec(4 * H),
-		sT: vec(2 * H), js: vec(2 * H), nu: vec(2 * H),
+		st:     newDenseStep(H),
+		da:     vec(4 * H),
+		sT:     vec(2 * H), js: vec(2 * H), nu: vec(2 * H),
 		thT: vec(shape.NumCellParams()), vjp: vec(shape.NumCellParams()),
 	}
 }
@@ -90,13 +88,12 @@ func (u *UORO) NumParams() int { return len(u.params) }
 func (u *UORO) Params() []float64 { return u.params }
 
 // H returns the hidden state h_t (a view; do not modify it).
-func (u *UORO) H() []float64 { return u.h }
+func (u *UORO) H() []float64 { return u.st.h }
 
 // Reset zeroes the state and the estimate s̃, θ̃; parameters and the
 // generator's position are unchanged.
 func (u *UORO) Reset() {
-	clear(u.h)
-	clear(u.c)
+	u.st.reset()
 	clear(u.sT)
 	clear(u.thT)
 }
@@ -104,46 +101,13 @@ func (u *UORO) Reset() {
 // Step advances the state and the rank-one estimate by one step on input x
 // (length m) and returns the prediction y_t = w_out·h_t + b_out.
 func (u *UORO) Step(x []float64) float64 {
-	m, H := u.shape.Inputs, u.shape.Hidden
-	if len(x) != m {
-		panic(fmt.Sprintf("forward: dense input has length %d, want %d", len(x), m))
-	}
-	wih, whh, b, wout := u.shape.Split(u.params)
-	copy(u.hPrev, u.h)
-	copy(u.cPrev, u.c)
-	hp, cp := u.hPrev, u.cPrev
-
-	// Forward: 8H(m+H) + 10H; coefficients 15H.
-	for j := 0; j < H; j++ {
-		var a [arch.NumGates]float64
-		for q := range a {
-			r := q*H + j
-			v := b[r]
-			for k, wk := range wih[r*m : (r+1)*m] {
-				v += wk * x[k]
-			}
-			for k, wk := range whh[r*H : (r+1)*H] {
-				v += wk * hp[k]
-			}
-			a[q] = v
-		}
-		i, f, g, o := sigmoid(a[arch.GateI]), sigmoid(a[arch.GateF]), math.Tanh(a[arch.GateG]), sigmoid(a[arch.GateO])
-		cn := f*cp[j] + i*g
-		tc := math.Tanh(cn)
-		u.c[j] = cn
-		u.h[j] = o * tc
-		u.f[j] = f
-		u.kI[j] = g * (i * (1 - i))
-		u.kF[j] = cp[j] * (f * (1 - f))
-		u.kG[j] = i * (1 - g*g)
-		u.B[j] = o * (1 - tc*tc)
-		u.D[j] = tc * (o * (1 - o))
-	}
-	// Prediction: 2H (+1 with the output bias).
-	y := u.shape.OutBiasOf(u.params)
-	for j, w := range wout {
-		y += w * u.h[j]
-	}
+	H := u.shape.Hidden
+	// Forward 8H(m+H) + 10H, prediction 2H (+1 with the output bias),
+	// coefficients 15H.
+	y := u.st.step(u.shape, u.params, x)
+	_, whh, _, _ := u.shape.Split(u.params)
+	hp := u.st.hPrev
+	st := &u.st
 
 	// (∂F/∂s)·s̃: 8H² + 10H, and its squared norm 4H.
 	sh, sc := u.sT[:H], u.sT[H:]
@@ -156,8 +120,8 @@ func (u *UORO) Step(x []float64) float64 {
 	}
 	jsn := 0.0
 	for j := 0; j < H; j++ {
-		dc := u.f[j]*sc[j] + u.kF[j]*u.da[arch.GateF*H+j] + u.kG[j]*u.da[arch.GateG*H+j] + u.kI[j]*u.da[arch.GateI*H+j]
-		dh := u.B[j]*dc + u.D[j]*u.da[arch.GateO*H+j]
+		dc := st.f[j]*sc[j] + st.kF[j]*u.da[arch.GateF*H+j] + st.kG[j]*u.da[arch.GateG*H+j] + st.kI[j]*u.da[arch.GateI*H+j]
+		dh := st.B[j]*dc + st.D[j]*u.da[arch.GateO*H+j]
 		u.js[j], u.js[H+j] = dh, dc
 		jsn += dh*dh + dc*dc
 	}
@@ -180,11 +144,11 @@ func (u *UORO) Step(x []float64) float64 {
 		if u.Defect != UnsignedNewTerm {
 			vh, vc = nuh[j], nuc[j]
 		}
-		gam := vc + u.B[j]*vh
-		u.da[arch.GateI*H+j] = u.kI[j] * gam
-		u.da[arch.GateF*H+j] = u.kF[j] * gam
-		u.da[arch.GateG*H+j] = u.kG[j] * gam
-		u.da[arch.GateO*H+j] = u.D[j] * vh
+		gam := vc + st.B[j]*vh
+		u.da[arch.GateI*H+j] = st.kI[j] * gam
+		u.da[arch.GateF*H+j] = st.kF[j] * gam
+		u.da[arch.GateG*H+j] = st.kG[j] * gam
+		u.da[arch.GateO*H+j] = st.D[j] * vh
 	}
 	p := 0
 	for r := 0; r < 4*H; r++ {
@@ -242,7 +206,7 @@ func (u *UORO) Grad(dst []float64) {
 		dst[i] = s * v
 	}
 	off := u.shape.OffOut()
-	copy(dst[off:off+H], u.h)
+	copy(dst[off:off+H], u.st.h)
 	if u.shape.OutBias {
 		dst[u.shape.IdxOutBias()] = 1
 	}
