@@ -25,12 +25,16 @@ const (
 	InjectPreviousStepFeatures Injection = "previous-step-features" // Constructive, CCN: forward.PreviousStepFeatures
 	InjectRestartStats         Injection = "restart-stats-at-stage" // stage changes: forward.RestartStatsAtStage
 	InjectRestartState         Injection = "restart-state-at-stage" // stage changes: forward.RestartStateAtStage
+	// InjectAsymmetricUORO biases UORO (forward.AsymmetricScaling): only the
+	// statistical rows of ccn verify (CheckUORO) can see it, since a run's
+	// gate checks UORO's exact parts alone (AppliesTo is false).
+	InjectAsymmetricUORO Injection = "asymmetric-uoro-scaling"
 )
 
 // Injections lists every mistake that can be injected, in order.
 func Injections() []Injection {
 	return []Injection{InjectDropRecurrentTerm, InjectOffByOneWindow, InjectDropForgetPath,
-		InjectPreviousStepFeatures, InjectRestartStats, InjectRestartState}
+		InjectPreviousStepFeatures, InjectRestartStats, InjectRestartState, InjectAsymmetricUORO}
 }
 
 // ParseInjection returns the Injection named s ("" is InjectNone), or an
@@ -52,9 +56,11 @@ func ParseInjection(s string) (Injection, error) {
 }
 
 // Forward is the defect of the forward-mode engines (columns, dense RTRL,
-// networks) that in injects.
+// SnAp-1, UORO, networks) that in injects.
 func (in Injection) Forward() forward.Defect {
 	switch in {
+	case InjectAsymmetricUORO:
+		return forward.AsymmetricScaling
 	case InjectDropRecurrentTerm:
 		return forward.DropRecurrentTerm
 	case InjectPreviousStepFeatures:
@@ -78,8 +84,10 @@ func (in Injection) Backward() backward.Defect {
 	return backward.NoDefect
 }
 
-// AppliesTo reports whether in changes the engine of method m, so that the
-// gate of a run of m must refuse it.
+// AppliesTo reports whether in changes the engine of method m so that the
+// gate of a run of m must refuse it. InjectAsymmetricUORO changes UORO's random
+// estimate, which the gate does not check: it applies to no run (ccn verify's
+// statistical UORO rows refuse it).
 func (in Injection) AppliesTo(m arch.Method) bool {
 	switch in {
 	case InjectDropRecurrentTerm:

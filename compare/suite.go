@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/ccn-go/ccn/arch"
-	"github.com/ccn-go/ccn/forward"
 	"github.com/ccn-go/ccn/reference"
 )
 
@@ -289,8 +288,8 @@ func RunCase(r *reference.Reference, c Case, cfg SuiteConfig, index int) Result 
 		tr := RandomTrajectory(rng, 4, c.Length, c.Inputs)
 		params := make([]float64, c.Dense().NumParams())
 		FillUniform(rng, params, tr.Scale)
-		// No Injection changes UORO (Injection.AppliesTo): it runs correct.
-		st, err := CheckUORO(c.Dense(), params, tr.Xs, UORODraws, cfg.Seed, forward.NoDefect)
+		// UORO honours InjectAsymmetricUORO's defect and ignores the others.
+		st, err := CheckUORO(c.Dense(), params, tr.Xs, UORODraws, cfg.Seed, cfg.Inject.Forward())
 		res.Trajectories, res.Agreement, res.Err, res.UORO = 1, st.Exact, err, &st
 		return res
 	}

@@ -34,6 +34,10 @@ func TestSuiteInjectionsFailWhereTheyApply(t *testing.T) {
 		InjectPreviousStepFeatures: "ccn staged",
 		InjectRestartStats:         "staged",
 		InjectRestartState:         "staged",
+		InjectAsymmetricUORO:       "uoro",
+	}
+	for _, in := range Injections() {
+		assert.Contains(t, fails, in, "every injection is tested")
 	}
 	r := reference.New()
 	for in, want := range fails {

@@ -75,6 +75,8 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		return badInput("--inject: %s", strings.TrimPrefix(err.Error(), "compare: "))
 	case in != compare.InjectNone && *noGate:
 		return badInput("--inject needs the gate (drop --no-gate)")
+	case in == compare.InjectAsymmetricUORO:
+		return badInput("--inject %s biases UORO's random estimate, which only ccn verify's statistical rows check (a run's gate checks UORO's exact parts)", in)
 	case in != compare.InjectNone && !in.AppliesTo(r.Config().Method):
 		return badInput("--inject %s does not change the engine of method %s", in, r.Config().Method)
 	}

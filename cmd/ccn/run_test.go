@@ -317,6 +317,7 @@ func TestRunInjectIsRefused(t *testing.T) {
 		{"no gate", []string{"--inject", "drop-recurrent-term", "--no-gate"}, "--inject needs the gate"},
 		{"not this method", []string{"--method", "columnar", "--inject", "off-by-one-window"}, "does not change the engine of method columnar"},
 		{"not uoro", []string{"--method", "uoro", "--inject", "drop-recurrent-term"}, "does not change the engine of method uoro"},
+		{"uoro statistical", []string{"--method", "uoro", "--inject", "asymmetric-uoro-scaling"}, "only ccn verify's statistical rows check"},
 	}
 	for _, tt := range bad {
 		t.Run(tt.name, func(t *testing.T) {
