@@ -47,6 +47,39 @@ func atariRows(r *Results, fig, study string) ([]sweep.Normalized, *sweep.Plan, 
 	return rows, p, nil
 }
 
+// atariFinals returns, in the shape of atariRows, the final errors
+// themselves of study's groups at r's scale (mean ± s.e. over the complete
+// final runs of each selected candidate, no reference), for figures that
+// normalize within the study.
+func atariFinals(r *Results, fig, study string) ([]sweep.Normalized, *sweep.Plan, error) {
+	p, err := r.plan(fig, study)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := sweep.Collect(r.Dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	var rows []sweep.Normalized
+	for _, s := range res.Selection() {
+		g := s.Plan.Groups[s.Group]
+		if s.Plan.Study != study || s.Plan.Scale != r.Scale || g.Env == "" {
+			continue
+		}
+		n := sweep.Normalized{Study: study, Scale: r.Scale, Env: g.Env, Family: g.Family,
+			Seeds: s.Final.Seeds, Complete: s.Final.Complete, Diverged: s.Final.Diverged, Failed: s.Final.Failed, Pending: s.Final.Pending,
+			Mean: s.Final.Mean, SE: s.Final.SE}
+		if !math.IsNaN(n.Mean) {
+			n.Games = 1
+		}
+		rows = append(rows, n)
+	}
+	if len(rows) == 0 {
+		return nil, nil, missing(fig, "study %s runs over no list of environments", study)
+	}
+	return rows, p, nil
+}
+
 // atariRunText describes the runs of plan p: scale, steps, seeds, and the
 // selected configuration of each group family (the same grid on every game;
 // the selection may differ per game, so each game's is listed).
@@ -57,13 +90,44 @@ func atariRunText(r *Results, p *sweep.Plan) string {
 	if len(p.SweepSeeds) > 0 {
 		text += fmt.Sprintf(", sweep seeds %s", seedRanges(p.SweepSeeds))
 	}
-	var sel []string
-	for _, g := range p.Groups {
-		if s, ok := r.selected[p.Study+"\x00"+g.Name]; ok {
-			sel = append(sel, g.Name+" "+g.Candidates[s.Candidate].Label)
-		}
+	// family → its selected labels in order, each with the games selecting it
+	type choice struct {
+		label string
+		envs  []string
 	}
-	return text + "; selected: " + strings.Join(sel, ", ")
+	var families []string
+	chosen := map[string][]choice{}
+	for _, g := range p.Groups {
+		s, ok := r.selected[p.Study+"\x00"+g.Name]
+		if !ok {
+			continue
+		}
+		label := g.Candidates[s.Candidate].Label
+		cs, seen := chosen[g.Family]
+		if !seen {
+			families = append(families, g.Family)
+		}
+		i := slices.IndexFunc(cs, func(c choice) bool { return c.label == label })
+		if i < 0 {
+			cs, i = append(cs, choice{label: label}), len(cs)
+		}
+		cs[i].envs = append(cs[i].envs, g.Env)
+		chosen[g.Family] = cs
+	}
+	var sel []string
+	for _, f := range families {
+		cs := chosen[f]
+		if len(cs) == 1 {
+			sel = append(sel, f+" "+cs[0].label)
+			continue
+		}
+		var per []string
+		for _, c := range cs {
+			per = append(per, c.label+" ("+strings.Join(c.envs, ", ")+")")
+		}
+		sel = append(sel, f+" "+strings.Join(per, "; "))
+	}
+	return text + "; selected (on every game unless games are named): " + strings.Join(sel, ", ")
 }
 
 // countsText says what the rows leave out: diverged, failed or pending runs
@@ -166,7 +230,8 @@ func AtariAverage(r *Results) (Figure, error) {
 
 // AtariCapacityPoints returns the two panels of Figure 11: T-BPTT with
 // k = 8 and H = 2..15, and with H = 8 and k = 2..15; on each game the
-// errors are divided by the value at 15, then averaged over the games,
+// final errors n_g are divided by the value at 15 (no other reference is
+// needed), then averaged over the games,
 //
 //	v(x) = (1/G) Σ_g n_g(x)/n_g(15)      s.e. = √(Σ_g (se_g(x)/n_g(15))²)/G
 //
@@ -178,11 +243,10 @@ func AtariCapacityPoints(r *Results) ([2][]plots.Point, error) {
 
 func capacityPoints(r *Results) (pts [2][]plots.Point, notes []string, rows []sweep.Normalized, p *sweep.Plan, err error) {
 	const fig = NameAtariCapacity
-	rows, p, err = atariRows(r, fig, StudyAtariCapacity)
+	rows, p, err = atariFinals(r, fig, StudyAtariCapacity)
 	if err != nil {
 		return pts, nil, nil, nil, err
 	}
-	rows = pick(rows, func(n sweep.Normalized) bool { return n.Env != sweep.MeanEnv })
 	for i, prefix := range []string{"capacity/H=", "truncation/k="} {
 		ref := map[string]sweep.Normalized{}
 		var xs []string

@@ -155,6 +155,46 @@ func TestAtariPredictionsOddGames(t *testing.T) {
 	}
 }
 
+// The caption names each group's selected configuration once when every game
+// selected the same, and per game where they differ.
+func TestAtariCaptionSelections(t *testing.T) {
+	dir := t.TempDir()
+	s, err := sweep.Load(filepath.Join(configs, report.StudyAtariMain+".yaml"))
+	require.NoError(t, err)
+	s.Scales["test"] = sweep.Scale{Steps: 100, SweepSeeds: sweep.Seeds{0}, FinalSeeds: sweep.Seeds{5, 6}, Envs: []string{"breakout", "freeway"},
+		Only: []string{"ccn", "tbptt/5:7"}, Set: map[string]any{"window": 50},
+		Grid: map[string][]any{"step-size": {3e-4, 1e-3}, "epsilon": {0.001}}}
+	p, err := s.Plan("test")
+	require.NoError(t, err)
+	require.NoError(t, sweep.SavePlan(dir, p))
+	write := func(task sweep.Task, e float64) {
+		run := sweep.RunDir(dir, task.ID)
+		require.NoError(t, os.MkdirAll(run, 0o755))
+		b, err := json.Marshal(experiments.Summary{Config: task.Config.Config(), Seed: task.Seed, Steps: 100, FinalError: e})
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(run, experiments.SummaryFile), b, 0o644))
+	}
+	for g, grp := range p.Groups {
+		for _, task := range p.SweepTasks(g) {
+			e := 1.0 // step size 3e-4 best, except CCN on freeway
+			if (task.Config.Config().StepSize == 1e-3) != (grp.Family == "ccn" && grp.Env == "freeway") {
+				e = 2
+			}
+			write(task, e)
+		}
+		for c := range grp.Candidates {
+			for _, task := range p.FinalTasks(g, c) {
+				write(task, 1)
+			}
+		}
+	}
+	r, err := report.Open(dir, "test")
+	require.NoError(t, err)
+	fig, err := report.AtariNormalized(r)
+	require.NoError(t, err)
+	assert.Contains(t, fig.Caption, "selected (on every game unless games are named): ccn epsilon=0.001 step-size=0.0003 (breakout); epsilon=0.001 step-size=0.001 (freeway), tbptt/5:7 step-size=0.0003.")
+}
+
 // Capacity: each game's errors over the value at 15, then the mean over
 // games. Game breakout: H=2 error 4, H=15 error 2 → 2; freeway: 3 and 3 → 1;
 // the mean is 1.5, and H=15 is 1 exactly.

@@ -29,10 +29,13 @@ const NormalizedFile = "normalized.csv"
 //	n_s = e_s / e_ref      mean and s.e. of n_s over the seeds s
 //
 // where e_ref is the mean final error of the reference: among the T-BPTT
-// groups selected on that environment in every plan of the same scale, the
-// best by the selection's rule (groups without a diverged or failed final
-// run first, then the lowest mean). Averaged over the G environments with a
-// value,
+// groups selected on that environment in every comparison plan of the same
+// scale (a plan with a group of another method beside its T-BPTT groups:
+// the main comparison's compute-matched pairs, not a study of T-BPTT alone
+// such as the capacity study, whose larger networks are no yardstick for
+// the others), the best by the selection's rule (groups without a diverged
+// or failed final run first, then the lowest mean). Averaged over the G
+// environments with a value,
 //
 //	n̄ = Σ_g mean_g / G      s.e. = √(Σ_g se_g²) / G
 //
@@ -57,12 +60,13 @@ type Normalized struct {
 }
 
 // reference returns, per scale and environment label, the best selected
-// T-BPTT group ("study/group") and its mean final error.
+// T-BPTT group ("study/group") of the comparison plans and its mean final
+// error.
 func (r *Results) reference(sel []Selected) map[[2]string]Selected {
 	ref := map[[2]string]Selected{}
 	for _, s := range sel {
 		g := s.Plan.Groups[s.Group]
-		if g.Env == "" || g.Candidates[s.Candidate].Config.Config().Method != arch.MethodTBPTT || s.Final.Complete == 0 {
+		if g.Env == "" || !isTBPTT(g) || s.Final.Complete == 0 || !slices.ContainsFunc(s.Plan.Groups, func(o Group) bool { return !isTBPTT(o) }) {
 			continue
 		}
 		key := [2]string{s.Plan.Scale, g.Env}
@@ -71,6 +75,11 @@ func (r *Results) reference(sel []Selected) map[[2]string]Selected {
 		}
 	}
 	return ref
+}
+
+// isTBPTT reports whether g's candidates are T-BPTT networks.
+func isTBPTT(g Group) bool {
+	return len(g.Candidates) > 0 && g.Candidates[0].Config.Config().Method == arch.MethodTBPTT
 }
 
 // Normalize returns the normalized final errors of every group of the plans

@@ -116,6 +116,47 @@ func TestNormalize(t *testing.T) {
 	assert.Equal(t, "norm,s,b,columnar,norm/tbptt/8:5@b,0,,2,0,0,0,2,NaN,NaN", lines[6])
 }
 
+// A study of T-BPTT alone (the capacity study) is normalized but is no
+// reference, however low its errors: on a the reference stays the
+// comparison's tbptt/5:7 (mean 3), so cap's error 0.3 reads 0.1; a study of
+// T-BPTT alone without a comparison has no reference at all.
+func TestNormalizeReferenceFromComparison(t *testing.T) {
+	r := normResults(t)
+	s, err := Parse([]byte(`
+name: cap
+envs: [trace-patterning]
+groups:
+  - name: capacity
+    config: {method: tbptt}
+    each: [{name: "H=15", truncation: 8, hidden: 15}]
+scales:
+  s: {steps: 100, final-seeds: 5-6}
+`))
+	require.NoError(t, err)
+	p, err := s.Plan("s")
+	require.NoError(t, err)
+	p.Groups[0].Env, p.Groups[0].Name = "a", p.Groups[0].Family+"@a"
+	for _, task := range p.FinalTasks(0, 0) {
+		r.outcomes[task.ID] = Outcome{State: Done, Summary: experiments.Summary{FinalError: 0.3}}
+	}
+	r.Plans = append(r.Plans, p)
+	got := r.Normalize()
+	for _, n := range got {
+		if n.Env == "a" {
+			assert.Equal(t, "norm/tbptt/5:7@a", n.Reference, n.Study+" "+n.Family)
+		}
+	}
+	last := got[len(got)-2]
+	assert.Equal(t, []any{"cap", "a", "capacity/H=15"}, []any{last.Study, last.Env, last.Family})
+	assert.InDelta(t, 0.1, last.Mean, 1e-12)
+
+	r.Plans = r.Plans[1:] // the capacity study alone
+	for _, n := range r.Normalize() {
+		assert.Empty(t, n.Reference, n.Family)
+		assert.True(t, math.IsNaN(n.Mean), n.Family)
+	}
+}
+
 func boolInt(b bool) int {
 	if b {
 		return 1
