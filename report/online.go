@@ -44,8 +44,12 @@ func OnlineGradients(r *Results) (Figure, error) {
 	if err != nil {
 		return Figure{}, err
 	}
+	pts := points(ss)
+	for i, s := range ss {
+		pts[i].Label = shortLabel(s.group.Config) // the curves' legend gives the operations
+	}
 	g, err := plots.CurvesAndSummary("Online gradients at matched compute\n"+subtitle(ss[0].group), cs,
-		"final error per method", "method", points(ss), base.reference())
+		"final error per method", "method", pts, base.reference())
 	if err != nil {
 		return Figure{}, err
 	}
@@ -78,4 +82,17 @@ func opsPerStep(c experiments.RunConfig) (int, error) {
 		return 0, fmt.Errorf("no operation count for %+v", cc)
 	}
 	return n, nil
+}
+
+// shortLabel names c's method on a crowded axis: "T-BPTT 15:4", "SnAp-1".
+func shortLabel(c experiments.RunConfig) string {
+	switch c.Method {
+	case arch.MethodTBPTT:
+		return fmt.Sprintf("T-BPTT %d:%d", c.Truncation, c.Hidden)
+	case arch.MethodSnAp1:
+		return "SnAp-1"
+	case arch.MethodUORO:
+		return "UORO"
+	}
+	return methodLabel(c)
 }
