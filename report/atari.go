@@ -27,6 +27,36 @@ const (
 // atariRows returns the rows of sweep.Results.Normalize of study at r's
 // scale, and the plan, or a missing-data error for figure fig.
 func atariRows(r *Results, fig, study string) ([]sweep.Normalized, *sweep.Plan, error) {
+	return studyRows(r, fig, study, func(res *sweep.Results) []sweep.Normalized { return res.Normalize() })
+}
+
+// atariFinals returns, in the shape of atariRows, the final errors
+// themselves of study's groups at r's scale (mean ± s.e. over the complete
+// final runs of each selected candidate, no reference), for figures that
+// normalize within the study.
+func atariFinals(r *Results, fig, study string) ([]sweep.Normalized, *sweep.Plan, error) {
+	return studyRows(r, fig, study, func(res *sweep.Results) []sweep.Normalized {
+		var rows []sweep.Normalized
+		for _, s := range res.Selection() {
+			g := s.Plan.Groups[s.Group]
+			if g.Env == "" {
+				continue
+			}
+			n := sweep.Normalized{Study: s.Plan.Study, Scale: s.Plan.Scale, Env: g.Env, Family: g.Family,
+				Seeds: s.Final.Seeds, Complete: s.Final.Complete, Diverged: s.Final.Diverged, Failed: s.Final.Failed, Pending: s.Final.Pending,
+				Mean: s.Final.Mean, SE: s.Final.SE}
+			if !math.IsNaN(n.Mean) {
+				n.Games = 1
+			}
+			rows = append(rows, n)
+		}
+		return rows
+	})
+}
+
+// studyRows returns the rows that table makes of the collected results in
+// r.Dir, those of study at r's scale, and the plan.
+func studyRows(r *Results, fig, study string, table func(*sweep.Results) []sweep.Normalized) ([]sweep.Normalized, *sweep.Plan, error) {
 	p, err := r.plan(fig, study)
 	if err != nil {
 		return nil, nil, err
@@ -36,7 +66,7 @@ func atariRows(r *Results, fig, study string) ([]sweep.Normalized, *sweep.Plan, 
 		return nil, nil, err
 	}
 	var rows []sweep.Normalized
-	for _, n := range res.Normalize() {
+	for _, n := range table(res) {
 		if n.Study == study && n.Scale == r.Scale {
 			rows = append(rows, n)
 		}
@@ -47,42 +77,9 @@ func atariRows(r *Results, fig, study string) ([]sweep.Normalized, *sweep.Plan, 
 	return rows, p, nil
 }
 
-// atariFinals returns, in the shape of atariRows, the final errors
-// themselves of study's groups at r's scale (mean ± s.e. over the complete
-// final runs of each selected candidate, no reference), for figures that
-// normalize within the study.
-func atariFinals(r *Results, fig, study string) ([]sweep.Normalized, *sweep.Plan, error) {
-	p, err := r.plan(fig, study)
-	if err != nil {
-		return nil, nil, err
-	}
-	res, err := sweep.Collect(r.Dir)
-	if err != nil {
-		return nil, nil, err
-	}
-	var rows []sweep.Normalized
-	for _, s := range res.Selection() {
-		g := s.Plan.Groups[s.Group]
-		if s.Plan.Study != study || s.Plan.Scale != r.Scale || g.Env == "" {
-			continue
-		}
-		n := sweep.Normalized{Study: study, Scale: r.Scale, Env: g.Env, Family: g.Family,
-			Seeds: s.Final.Seeds, Complete: s.Final.Complete, Diverged: s.Final.Diverged, Failed: s.Final.Failed, Pending: s.Final.Pending,
-			Mean: s.Final.Mean, SE: s.Final.SE}
-		if !math.IsNaN(n.Mean) {
-			n.Games = 1
-		}
-		rows = append(rows, n)
-	}
-	if len(rows) == 0 {
-		return nil, nil, missing(fig, "study %s runs over no list of environments", study)
-	}
-	return rows, p, nil
-}
-
 // atariRunText describes the runs of plan p: scale, steps, seeds, and the
-// selected configuration of each group family (the same grid on every game;
-// the selection may differ per game, so each game's is listed).
+// selected configuration of each group family (the same grid on every game):
+// once when every game selected the same, else each with its games.
 func atariRunText(r *Results, p *sweep.Plan) string {
 	cfg := p.Groups[0].Candidates[0].Config.Config()
 	text := fmt.Sprintf("Scale %s, %s steps per run, error over the final %s steps; final seeds %s",
