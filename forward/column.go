@@ -139,15 +139,14 @@ func (c *Column) checkInput(x []float64) {
 func (c *Column) step(xf, xd []float64, traces bool) float64 {
 	var ai, af, ag, ao, hp, cp, cn, tc, h [1]float64
 	hp[0], cp[0] = c.h, c.c
-	lanes.Preact(ai[:], af[:], ag[:], ao[:], hp[:], c.params, xf)
-	lanes.Cell(ai[:], af[:], ag[:], ao[:], cp[:], cn[:], tc[:], h[:])
+	lanes.Stage(ai[:], af[:], ag[:], ao[:], hp[:], cp[:], cn[:], tc[:], h[:], c.params, xf)
 	c.advance(ai[0], af[0], ag[0], ao[0], cn[0], tc[0], h[0], xd, traces)
 	return h[0]
 }
 
 // advance completes the step from the activations i = σ(a_i), f = σ(a_f),
 // g = tanh(a_g), o = σ(a_o), the new cell state cn, tc = tanh(cn) and
-// h = o·tc (lanes.Preact and lanes.Cell: pre-activations 8m+8 operations,
+// h = o·tc (lanes.Stage: pre-activations 8m+8 operations,
 // gates and state 10, with the 2 of each of the three logistic functions,
 // the cell's 3 and h's 1): it stores the state and, if traces is set,
 // advances the traces with the direct terms x = xd.

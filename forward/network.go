@@ -248,9 +248,9 @@ func (n *Network) Step(x []float64) float64 {
 }
 
 // stepStage runs the columns of stage s on xf (direct terms xd, see
-// Column.step) in three phases: the pre-activations of every column and
-// their activations and state (lanes.Preact and lanes.Cell, the stage's
-// columns in lanes), then the traces of each column. It stores the
+// Column.step) in two phases: the pre-activations of every column and
+// their activations and state (lanes.Stage, the stage's columns in lanes),
+// then the traces of each column. It stores the
 // normalized features in n.in.
 func (n *Network) stepStage(s int, xf, xd []float64, learn bool) {
 	lo, hi := n.stageStart[s], n.stageStart[s+1]
@@ -262,8 +262,7 @@ func (n *Network) stepStage(s int, xf, xd []float64, learn bool) {
 	for j := range cols {
 		hp[j], cp[j] = cols[j].h, cols[j].c
 	}
-	lanes.Preact(ai, af, ag, ao, hp, n.stageBlocks[s], xf)
-	lanes.Cell(ai, af, ag, ao, cp, cn, tc, h)
+	lanes.Stage(ai, af, ag, ao, hp, cp, cn, tc, h, n.stageBlocks[s], xf)
 	for j := range cols {
 		col := &cols[j]
 		if learn {

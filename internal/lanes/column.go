@@ -85,6 +85,21 @@ func Cell(ai, af, ag, ao, cp, c, tc, h []float64) {
 	}
 }
 
+// Stage is Preact followed by Cell: the forward step of a stage's u =
+// len(hp) columns, from their previous states hp, cp to the activations (in
+// ai..ao), c, tc and h. In the lane path a stage of one column keeps its
+// pre-activations in a register for the activations.
+func Stage(ai, af, ag, ao, hp, cp, c, tc, h, blocks, x []float64) {
+	if useLanes && len(hp) == 1 && len(cp) == 1 && len(x) > 0 && len(blocks) >= arch.ColumnParams(len(x)) &&
+		len(ai) > 0 && len(af) > 0 && len(ag) > 0 && len(ao) > 0 && len(c) > 0 && len(tc) > 0 && len(h) > 0 {
+		stageOneLanes(ai, af, ag, ao, hp, cp, c, tc, h, blocks, x)
+		clearUpper()
+		return
+	}
+	Preact(ai, af, ag, ao, hp, blocks, x)
+	Cell(ai, af, ag, ao, cp, c, tc, h)
+}
+
 // ColumnTrace advances the RTRL traces ht = ∂h/∂θ and ct = ∂c/∂θ of one
 // column's whole parameter block (length 4m+8, m = len(x)) by one step,
 // given the step's scalars f, A, B, E, D, κ_i, κ_f, κ_g (package forward

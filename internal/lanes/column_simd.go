@@ -7,34 +7,16 @@ import (
 	"unsafe"
 )
 
-// preactLanes: four dot products per column with fused multiply-adds over
-// quads of x (dot4At), then b + u·h + the sums.
+// preactLanes: the four dot products of each column (dot4), then
+// b + u·h + the sums.
 func preactLanes(ai, af, ag, ao, h, blocks, x []float64) {
 	m := len(x)
 	size := 4*m + 8
-	n4 := m &^ 3
-	px := base(x)
-	var xt f64x4
-	if n4 < m {
-		xt = archsimd.LoadFloat64x4SlicePart(x[n4:])
-	}
 	for j, hj := range h {
-		p := unsafe.Add(base(blocks), 8*j*size)
-		s0, s1, s2, s3 := dot4At(p, px, m, n4)
-		if n4 < m {
-			w := blocks[j*size : j*size+4*m]
-			s0 = archsimd.LoadFloat64x4SlicePart(w[n4:m]).MulAdd(xt, s0)
-			s1 = archsimd.LoadFloat64x4SlicePart(w[m+n4:2*m]).MulAdd(xt, s1)
-			s2 = archsimd.LoadFloat64x4SlicePart(w[2*m+n4:3*m]).MulAdd(xt, s2)
-			s3 = archsimd.LoadFloat64x4SlicePart(w[3*m+n4:4*m]).MulAdd(xt, s3)
-		}
-		// [s0₀+s0₁, s1₀+s1₁, s0₂+s0₃, s1₂+s1₃] and the same for rows 2, 3;
-		// then the low halves plus the high halves give the four row sums.
-		t01 := s0.AddPairsGrouped(s1)
-		t23 := s2.AddPairsGrouped(s3)
-		sum := t01.Select128FromPair(0, 2, t23).Add(t01.Select128FromPair(1, 3, t23))
+		blk := blocks[j*size : (j+1)*size]
+		p := base(blk)
 		var a [4]float64
-		ldAt(p, 4*m+4).Add(ldAt(p, 4*m).Mul(bc(hj))).Add(sum).Store(&a)
+		ldAt(p, 4*m+4).Add(ldAt(p, 4*m).Mul(bc(hj))).Add(dot4(blk[:4*m], x)).Store(&a)
 		ai[j], af[j], ag[j], ao[j] = a[0], a[1], a[2], a[3]
 	}
 }
@@ -105,14 +87,38 @@ func cellLanes(ai, af, ag, ao, cp, c, tc, h []float64) {
 // taking a lane each of four (measured: a Constructive 5 step took 1.2× the
 // CPU time of the scalar functions with one lane per gate).
 func cellOne(ai, af, ag, ao, cp, c, tc, h []float64) {
-	var a [4]float64
-	gates4(archsimd.LoadFloat64x4(&[4]float64{ai[0], af[0], ag[0], ao[0]})).Store(&a)
-	i, f, g, o := a[0], a[1], a[2], a[3]
-	cn := f*cp[0] + i*g
-	tanh4(bc(cn)).Store(&a)
-	ai[0], af[0], ag[0], ao[0] = i, f, g, o
-	c[0], tc[0], h[0] = cn, a[0], o*a[0]
+	// Built in registers: four scalar stores read back as one vector would
+	// wait for the stores to retire (no store-to-load forwarding).
+	a := bc(ai[0]).Merge(bc(af[0]).Merge(bc(ag[0]).Merge(bc(ao[0]), lane(2)), lane(1)), lane(0))
+	activateOne(a, cp[0], ai, af, ag, ao, c, tc, h)
 }
+
+// stageOneLanes is Stage for one column: the pre-activations go from the dot
+// products to the activations in a register.
+func stageOneLanes(ai, af, ag, ao, hp, cp, c, tc, h, blocks, x []float64) {
+	m := len(x)
+	blk := blocks[:4*m+8]
+	p := base(blk)
+	a := ldAt(p, 4*m+4).Add(ldAt(p, 4*m).Mul(bc(hp[0]))).Add(dot4(blk[:4*m], x))
+	activateOne(a, cp[0], ai, af, ag, ao, c, tc, h)
+}
+
+// activateOne finishes Cell for one column from its pre-activations a (gate
+// order i, f, g, o) and previous cell state cp.
+func activateOne(a f64x4, cp float64, ai, af, ag, ao, c, tc, h []float64) {
+	var gt, t [4]float64
+	gates4(a).Store(&gt)
+	i, f, g, o := gt[0], gt[1], gt[2], gt[3]
+	cn := f*cp + i*g
+	tanh4(bc(cn)).Store(&t)
+	ai[0], af[0], ag[0], ao[0] = i, f, g, o
+	c[0], tc[0], h[0] = cn, t[0], o*t[0]
+}
+
+// kIndex holds the lane numbers; lane(q) is the mask of lane q.
+var kIndex = [4]float64{0, 1, 2, 3}
+
+func lane(q int) archsimd.Mask64x4 { return ld(&kIndex).Equal(bc(float64(q))) }
 
 // columnTraceLanes runs the four gates' weights in one pass over x (x read
 // once per quad), then the recurrent scalars and the biases as one quad each
@@ -150,8 +156,10 @@ func columnTraceLanes(ht, ct, x []float64, f, A, B, E, D, ki, kf, kg, hp float64
 		traceScalar(ht[2*m+n4:3*m], ct[2*m+n4:3*m], xt, f, A, B, E, kg)
 		traceOutScalar(ht[3*m+n4:4*m], ct[3*m+n4:4*m], xt, f, A, B, E, D)
 	}
-	kv := archsimd.LoadFloat64x4(&[4]float64{ki, kf, kg, 0})
-	dv := archsimd.LoadFloat64x4(&[4]float64{0, 0, 0, D})
+	// (κ_i, κ_f, κ_g, 0) and (0, 0, 0, D), built in registers (see cellOne).
+	zero := ld(&kZero)
+	kv := vki.Merge(vkf.Merge(vkg.Merge(zero, lane(2)), lane(1)), lane(0))
+	dv := vD.Merge(zero, lane(3))
 	vh := bc(hp)
 	h := ldAt(ph, 4*m)
 	c := vf.Mul(ldAt(pc, 4*m)).Add(vA.Mul(h)).Add(kv.Mul(vh))

@@ -142,3 +142,28 @@ func TestCellOneColumnMatchesStage(t *testing.T) {
 		}
 	}
 }
+
+// TestStageIsPreactThenCell checks Stage bitwise against Preact followed by
+// Cell for stages of 1 to 6 columns (one column takes its own lane path).
+func TestStageIsPreactThenCell(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	for _, m := range []int{1, 4, 7, 12, 16, 275} {
+		for u := 1; u <= 6; u++ {
+			x, hp, cp, p := randVec(rng, m), randVec(rng, u), randVec(rng, u), randVec(rng, u*arch.ColumnParams(m))
+			var got, want [7][]float64
+			for k := range got {
+				got[k], want[k] = make([]float64, u), make([]float64, u)
+			}
+			Stage(got[0], got[1], got[2], got[3], hp, cp, got[4], got[5], got[6], p, x)
+			Preact(want[0], want[1], want[2], want[3], hp, p, x)
+			Cell(want[0], want[1], want[2], want[3], cp, want[4], want[5], want[6])
+			for k := range got {
+				for j := range u {
+					if math.Float64bits(got[k][j]) != math.Float64bits(want[k][j]) {
+						t.Errorf("m=%d u=%d output %d column %d: %v, want %v", m, u, k, j, got[k][j], want[k][j])
+					}
+				}
+			}
+		}
+	}
+}

@@ -8,32 +8,28 @@ import (
 )
 
 func dot4Lanes(a *[4]float64, w, x []float64) {
+	archsimd.LoadFloat64x4(a).Add(dot4(w, x)).Store(a)
+}
+
+// dot4 returns the four dot products of the rows w[q·m:(q+1)·m] with x
+// (m = len(x)): four partial sums per row over the quads of x (dot4At),
+// then the tail with partial loads, then the partial sums added up.
+func dot4(w, x []float64) f64x4 {
 	m := len(x)
-	w0, w1, w2, w3 := w[:m], w[m:2*m], w[2*m:3*m], w[3*m:4*m]
-	var s0, s1, s2, s3 f64x4
-	xq := quads(x)
-	q0, q1, q2, q3 := quads(w0)[:len(xq)], quads(w1)[:len(xq)], quads(w2)[:len(xq)], quads(w3)[:len(xq)]
-	for k := range xq {
-		xv := load(&xq[k])
-		s0 = load(&q0[k]).MulAdd(xv, s0)
-		s1 = load(&q1[k]).MulAdd(xv, s1)
-		s2 = load(&q2[k]).MulAdd(xv, s2)
-		s3 = load(&q3[k]).MulAdd(xv, s3)
-	}
-	n := 4 * len(xq)
-	if n < m {
-		xv := archsimd.LoadFloat64x4SlicePart(x[n:])
-		s0 = archsimd.LoadFloat64x4SlicePart(w0[n:]).MulAdd(xv, s0)
-		s1 = archsimd.LoadFloat64x4SlicePart(w1[n:]).MulAdd(xv, s1)
-		s2 = archsimd.LoadFloat64x4SlicePart(w2[n:]).MulAdd(xv, s2)
-		s3 = archsimd.LoadFloat64x4SlicePart(w3[n:]).MulAdd(xv, s3)
+	n4 := m &^ 3
+	s0, s1, s2, s3 := dot4At(base(w), base(x), m, n4)
+	if n4 < m {
+		xv := archsimd.LoadFloat64x4SlicePart(x[n4:])
+		s0 = archsimd.LoadFloat64x4SlicePart(w[n4:m]).MulAdd(xv, s0)
+		s1 = archsimd.LoadFloat64x4SlicePart(w[m+n4:2*m]).MulAdd(xv, s1)
+		s2 = archsimd.LoadFloat64x4SlicePart(w[2*m+n4:3*m]).MulAdd(xv, s2)
+		s3 = archsimd.LoadFloat64x4SlicePart(w[3*m+n4:4*m]).MulAdd(xv, s3)
 	}
 	// [s0₀+s0₁, s1₀+s1₁, s0₂+s0₃, s1₂+s1₃] and the same for rows 2, 3;
 	// then the low halves plus the high halves give the four row sums.
 	t01 := s0.AddPairsGrouped(s1)
 	t23 := s2.AddPairsGrouped(s3)
-	sum := t01.Select128FromPair(0, 2, t23).Add(t01.Select128FromPair(1, 3, t23))
-	archsimd.LoadFloat64x4(a).Add(sum).Store(a)
+	return t01.Select128FromPair(0, 2, t23).Add(t01.Select128FromPair(1, 3, t23))
 }
 
 func scaleAddLanes(z []float64, d, c float64, t []float64) {
