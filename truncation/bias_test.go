@@ -229,3 +229,17 @@ func BenchmarkProbeMeasure(b *testing.B) {
 		}
 	}
 }
+
+// The exact witnesses have teeth: dense RTRL with its recurrent term dropped
+// stops the study instead of passing as rounding.
+func TestProbeRefusesAWrongWitness(t *testing.T) {
+	ref := reference.New()
+	shape := arch.Dense{Hidden: 2, Inputs: inputs}
+	xs := record(env.NewTracePatterning(env.TraceConfig{}, 2), 100)[80:]
+	probe := NewProbe(ref, shape, 3, 2, 1)
+	m := probe.NewMeasurement()
+	params := randomParams(shape, 3)
+	require.NoError(t, probe.Measure(m, params, xs))
+	probe.rtrl.Defect = forward.DropRecurrentTerm
+	assert.ErrorContains(t, probe.Measure(m, params, xs), "reference and dense RTRL disagree over T=20 steps")
+}
