@@ -1,8 +1,9 @@
 // Package truncation is the study of T-BPTT's truncation length beyond the
 // paper (its §4.2 and Figures 5, 6 and 11 show T-BPTT's sensitivity to k;
 // Appendix A.7 gives the operation counts that the cost part measures),
-// widened to the other affordable approximations of RTRL that the paper's §1
-// and §6 set CCN against: SnAp-1 (biased) and UORO (unbiased, noisy).
+// widened to the other affordable approximations of RTRL that the paper's
+// abstract and introduction (§1) set CCN against: SnAp-1 (biased) and UORO
+// (unbiased, noisy).
 //
 // Gradient bias. For a fixed random dense LSTM with H hidden units, the
 // truncated gradient g_k of the prediction y_T of the last step of a
