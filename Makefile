@@ -61,6 +61,9 @@ STUDIES := $(sort $(wildcard experiments/configs/*.yaml))
 RESULTS ?= results/$(SCALE)
 FIGURES ?= figures/$(SCALE)
 VERIFY_FLAGS_smoke     := --trajectories 1 --length 40 --network-length 10
+# The truncation study at paper scale takes ccn truncation's defaults (10 seeds ×
+# 40 windows per H, 20 UORO draws per window, 200 ms cost and 50 ms estimator
+# timings); quick and smoke shrink it.
 TRUNCATION_FLAGS_quick := --quick
 TRUNCATION_FLAGS_smoke := --quick --seeds 2 --points 5 --draws 5 --cost-ms 10
 
