@@ -5,9 +5,14 @@ package lanes
 import "unsafe"
 
 // rmspropLanes runs the RMSProp step four entries per instruction with a
-// square root and a division per lane (VSQRTPD, VDIVPD): the accumulator v is
-// bitwise that of the scalar path; θ differs from the scalar path's shared
-// division by at most a few ulps of the step.
+// square root per lane (VSQRTPD) and one division (VDIVPD) per two vectors,
+// shared like the scalar path's:
+//
+//	1/a = b·(α/(a·b))   and   1/b = a·(α/(a·b))      a, b = √v + ε of two quads
+//
+// The accumulator v is bitwise that of the scalar path; θ differs from one
+// division per entry by at most a few ulps of the step (a·b cannot
+// underflow, a, b ≥ ε, and overflows only for directions beyond 1e77).
 func rmspropLanes(theta, u, v []float64, s, alpha, b, eps float64) {
 	n := len(u) &^ 3
 	if n > 0 {
@@ -23,7 +28,19 @@ func rmspropLanes(theta, u, v []float64, s, alpha, b, eps float64) {
 //go:noinline
 func rmspropAt(pt, pu, pv unsafe.Pointer, n int, s, alpha, b, eps float64) {
 	vs, vb, vc, va, ve := bc(s), bc(b), bc(1-b), bc(alpha), bc(eps)
-	for k := 0; k < n; k += 4 {
+	k := 0
+	for ; k+8 <= n; k += 8 {
+		g0, g1 := vs.Mul(ldAt(pu, k)), vs.Mul(ldAt(pu, k+4))
+		v0 := vb.Mul(ldAt(pv, k)).Add(vc.Mul(g0).Mul(g0))
+		v1 := vb.Mul(ldAt(pv, k+4)).Add(vc.Mul(g1).Mul(g1))
+		stAt(v0, pv, k)
+		stAt(v1, pv, k+4)
+		a0, a1 := v0.Sqrt().Add(ve), v1.Sqrt().Add(ve)
+		inv := va.Div(a0.Mul(a1))
+		stAt(ldAt(pt, k).Add(g0.Mul(a1).Mul(inv)), pt, k)
+		stAt(ldAt(pt, k+4).Add(g1.Mul(a0).Mul(inv)), pt, k+4)
+	}
+	if k < n {
 		g := vs.Mul(ldAt(pu, k))
 		vi := vb.Mul(ldAt(pv, k)).Add(vc.Mul(g).Mul(g))
 		stAt(vi, pv, k)
