@@ -54,6 +54,7 @@ func NormalizedErrors(title, xLabel, one string, points []Point) (*plot.Plot, er
 		return nil, missing(title, "no entry with a value")
 	}
 	p.NominalX(labels...)
+	p.Y.Tick.Marker = decimalTicks{}
 	// One empty slot on the right holds the reference line's label, which
 	// would otherwise hide the last point.
 	p.X.Min, p.X.Max = -0.5, float64(len(points))+0.5

@@ -298,6 +298,7 @@ func AtariCapacity(r *Results) (Figure, error) {
 	}
 	lp.Y.Label.Text, rp.Y.Label.Text = "error / error at 15", "error / error at 15"
 	g := plots.NewGrid("T-BPTT capacity and truncation on the games\n"+p.Scale+" scale", 1, 2, lp, rp)
+	g.ShareY()
 	return Figure{Name: fig, Drawer: g, Caption: strings.Join([]string{
 		"Figure 11: T-BPTT's error with k = 8 and H hidden units (left) and with H = 8 and truncation k (right), divided on each game by the value at 15 and averaged over the games (bars: √(Σ s.e.²)/games)",
 		atariRunText(r, p), strings.Join(notes, ", "), countsText(rows)}, ". ") + "."}, nil
@@ -313,18 +314,32 @@ func AtariNormalization(r *Results) (Figure, error) {
 	if err != nil {
 		return Figure{}, err
 	}
-	pts := atariPoints(rows, func(n sweep.Normalized) string {
-		if n.Family == GroupCCNNoNorm {
-			return n.Env + "\nno norm."
+	// A panel per variant, one above the other on one y range, a point per
+	// game and the mean: labels of two variants side by side overlapped.
+	var panels []*plot.Plot
+	for _, v := range []struct{ family, title string }{
+		{GroupCCN, "CCN with online feature normalization"},
+		{GroupCCNNoNorm, "CCN without normalization"},
+	} {
+		pts := atariPoints(pick(rows, func(n sweep.Normalized) bool { return n.Family == v.family }),
+			func(n sweep.Normalized) string { return n.Env })
+		pl, err := plots.NormalizedErrors(v.title, "game", "best T-BPTT", pts)
+		var m *plots.MissingError
+		if errors.As(err, &m) {
+			pl = nil // no value at all: a blank tile, the caption says why
+		} else if err != nil {
+			return Figure{}, err
 		}
-		return n.Env + "\nnorm."
-	})
-	pl, err := plots.NormalizedErrors("CCN with and without feature normalization\n"+p.Scale+" scale", "game", "best T-BPTT", pts)
-	if err != nil {
-		return Figure{}, err
+		panels = append(panels, pl)
 	}
-	return Figure{Name: fig, Drawer: pl, Caption: strings.Join([]string{
-		"Figure 13: CCN (4 features per stage) with (norm.) and without (no norm.) online feature normalization, on each game and averaged over games (mean), each tuned independently, error divided by the best T-BPTT's on the same game (atari-main-comparison at the same scale); mean ± s.e. over the final seeds",
+	if panels[0] == nil && panels[1] == nil {
+		return Figure{}, missing(fig, "%s: no game with a value (%s)", StudyAtariNormalization, countsText(rows))
+	}
+	g := plots.NewGrid("CCN with and without feature normalization\n"+p.Scale+" scale", 2, 1, panels...)
+	g.Width = plots.DefaultWidth
+	g.ShareY()
+	return Figure{Name: fig, Drawer: g, Caption: strings.Join([]string{
+		"Figure 13: CCN (4 features per stage) with (top) and without (bottom) online feature normalization, on each game and averaged over games (mean), each tuned independently, error divided by the best T-BPTT's on the same game (atari-main-comparison at the same scale); mean ± s.e. over the final seeds",
 		atariRunText(r, p), countsText(rows)}, ". ") + "."}, nil
 }
 

@@ -77,6 +77,7 @@ func TestRenderEveryFigure(t *testing.T) {
 
 	// Size in pixels at 300 dpi: 6×4 in by default, the stream 7×5 in, the
 	// curves-and-summary figures 12×4 in, the four-panel ablations 12×8 in,
+	// the Atari normalization ablation two 6×3 in panels stacked,
 	// the gradient-bias grid its own.
 	want := map[string][2]int{
 		report.NameStream:             {2100, 1500},
@@ -95,7 +96,7 @@ func TestRenderEveryFigure(t *testing.T) {
 		report.NameAtariAverage:       {1800, 1200},
 		report.NameAtariPredictions:   {0, 0},
 		report.NameAtariCapacity:      {0, 0},
-		report.NameAtariNormalization: {1800, 1200},
+		report.NameAtariNormalization: {1800, 1800},
 	}
 	var drawn []string
 	for _, f := range rep.Drawn {
