@@ -87,17 +87,23 @@ func Cell(ai, af, ag, ao, cp, c, tc, h []float64) {
 
 // Stage is Preact followed by Cell: the forward step of a stage's u =
 // len(hp) columns, from their previous states hp, cp to the activations (in
-// ai..ao), c, tc and h. In the lane path a stage of one column keeps its
-// pre-activations in a register for the activations.
+// ai..ao), c, tc and h. In the lane path the pre-activations stay in
+// registers for the activations: a column's four gates in one register,
+// four columns' registers transposed into one register per gate.
 func Stage(ai, af, ag, ao, hp, cp, c, tc, h, blocks, x []float64) {
-	if useLanes && len(hp) == 1 && len(cp) == 1 && len(x) > 0 && len(blocks) >= arch.ColumnParams(len(x)) &&
-		len(ai) > 0 && len(af) > 0 && len(ag) > 0 && len(ao) > 0 && len(c) > 0 && len(tc) > 0 && len(h) > 0 {
-		stageOneLanes(ai, af, ag, ao, hp, cp, c, tc, h, blocks, x)
-		clearUpper()
+	u := len(hp)
+	if !useLanes || u == 0 || len(x) == 0 {
+		Preact(ai, af, ag, ao, hp, blocks, x)
+		Cell(ai, af, ag, ao, cp, c, tc, h)
 		return
 	}
-	Preact(ai, af, ag, ao, hp, blocks, x)
-	Cell(ai, af, ag, ao, cp, c, tc, h)
+	if len(cp) != u || len(ai) < u || len(af) < u || len(ag) < u || len(ao) < u || len(c) < u || len(tc) < u ||
+		len(h) < u || len(blocks) < u*arch.ColumnParams(len(x)) {
+		panic(fmt.Sprintf("lanes: Stage of %d columns of %d inputs: %d parameters, gates %d %d %d %d, state %d %d %d %d",
+			u, len(x), len(blocks), len(ai), len(af), len(ag), len(ao), len(cp), len(c), len(tc), len(h)))
+	}
+	stageLanes(ai, af, ag, ao, hp, cp, c, tc, h, blocks, x)
+	clearUpper()
 }
 
 // ColumnTrace advances the RTRL traces ht = ∂h/∂θ and ct = ∂c/∂θ of one

@@ -26,5 +26,5 @@ func cellLanes(ai, af, ag, ao, cp, c, tc, h []float64)   { panic(unreachable) }
 func columnTraceLanes(ht, ct, x []float64, f, A, B, E, D, ki, kf, kg, hp float64) {
 	panic(unreachable)
 }
-func lstmDeltaLanes(da, dh, carry, gates, tc, cp []float64)               { panic(unreachable) }
-func stageOneLanes(ai, af, ag, ao, hp, cp, c, tc, h, blocks, x []float64) { panic(unreachable) }
+func lstmDeltaLanes(da, dh, carry, gates, tc, cp []float64)            { panic(unreachable) }
+func stageLanes(ai, af, ag, ao, hp, cp, c, tc, h, blocks, x []float64) { panic(unreachable) }
