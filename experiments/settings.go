@@ -181,7 +181,7 @@ var Settings = []Setting{
 			return ""
 		},
 		Field: func(c *RunConfig) any { return &c.FeaturesPerStage }},
-	{Key: "steps-per-stage", Unit: "steps", Help: "steps between stage additions (the paper's, scaled by steps/10M)",
+	{Key: "steps-per-stage", Unit: "steps", Help: "steps between stage additions, as given (default: the paper's for 10M steps, scaled by steps/10M)",
 		For:     only(arch.MethodCCN, arch.MethodConstructive),
 		Default: scaledSteps(map[arch.Method]int{arch.MethodCCN: 2_500_000, arch.MethodConstructive: 1_000_000}),
 		Check:   atLeast1(func(c *RunConfig) int { return c.StepsPerStage }),
