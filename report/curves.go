@@ -65,6 +65,20 @@ func curves(ss []series) ([]plots.Curve, error) {
 	return cs, nil
 }
 
+// curvesAndBaseline returns the learning curves of ss and the best constant
+// prediction of their runs (the groups of one figure share their stream).
+func curvesAndBaseline(ss []series) ([]plots.Curve, Baseline, error) {
+	cs, err := curves(ss)
+	if err != nil {
+		return nil, Baseline{}, err
+	}
+	base, err := baseline(ss[0].group)
+	if err != nil {
+		return nil, Baseline{}, err
+	}
+	return cs, base, nil
+}
+
 // caption joins a figure's description, the runs' description and one entry
 // per curve.
 func caption(what string, ss []series, extra ...string) string {
@@ -85,11 +99,7 @@ func LearningCurves(r *Results) (Figure, error) {
 	if err != nil {
 		return Figure{}, err
 	}
-	cs, err := curves(ss)
-	if err != nil {
-		return Figure{}, err
-	}
-	base, err := baseline(ss[0].group)
+	cs, base, err := curvesAndBaseline(ss)
 	if err != nil {
 		return Figure{}, err
 	}
@@ -139,11 +149,7 @@ func withCCN(r *Results, fig, title, summaryTitle, xLabel string, ss []series, w
 	if err != nil {
 		return Figure{}, err
 	}
-	base, err := baseline(ss[0].group)
-	if err != nil {
-		return Figure{}, err
-	}
-	cs, err := curves(ss)
+	cs, base, err := curvesAndBaseline(ss)
 	if err != nil {
 		return Figure{}, err
 	}
@@ -183,11 +189,7 @@ func Normalization(r *Results) (Figure, error) {
 	if err != nil {
 		return Figure{}, err
 	}
-	cs, err := curves(ss)
-	if err != nil {
-		return Figure{}, err
-	}
-	base, err := baseline(ss[0].group)
+	cs, base, err := curvesAndBaseline(ss)
 	if err != nil {
 		return Figure{}, err
 	}

@@ -36,11 +36,7 @@ func OnlineGradients(r *Results) (Figure, error) {
 	if labelErr != nil {
 		return Figure{}, labelErr
 	}
-	cs, err := curves(ss)
-	if err != nil {
-		return Figure{}, err
-	}
-	base, err := baseline(ss[0].group)
+	cs, base, err := curvesAndBaseline(ss)
 	if err != nil {
 		return Figure{}, err
 	}

@@ -98,11 +98,7 @@ func studyCurves(r *Results, st sweep.Study, file string) (Figure, error) {
 	if err != nil {
 		return Figure{}, err
 	}
-	cs, err := curves(ss)
-	if err != nil {
-		return Figure{}, err
-	}
-	base, err := baseline(ss[0].group)
+	cs, base, err := curvesAndBaseline(ss)
 	if err != nil {
 		return Figure{}, err
 	}
