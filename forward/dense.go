@@ -145,10 +145,7 @@ func (d *DenseRTRL) Grad(dst []float64) {
 		}
 		dst[p] = s
 	}
-	copy(dst[off:off+H], d.st.h)
-	if d.shape.OutBias {
-		dst[d.shape.IdxOutBias()] = 1
-	}
+	d.st.headGrad(d.shape, dst)
 }
 
 // OpsPerStep returns the floating-point additions, subtractions,
@@ -162,11 +159,6 @@ func (d *DenseRTRL) Grad(dst []float64) {
 //	traces       P·(8H² + 10H + 1)
 //	Grad         P·2H
 func (d *DenseRTRL) OpsPerStep() int {
-	m, H := d.shape.Inputs, d.shape.Hidden
-	P := d.shape.NumCellParams()
-	ops := 8*H*(m+H) + 10*H + 2*H + 15*H + P*(8*H*H+10*H+1) + P*2*H
-	if d.shape.OutBias {
-		ops++
-	}
-	return ops
+	H, P := d.shape.Hidden, d.shape.NumCellParams()
+	return stepOps(d.shape) + P*(8*H*H+10*H+1) + P*2*H
 }

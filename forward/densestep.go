@@ -87,6 +87,28 @@ func (s *denseStep) step(shape arch.Dense, params, x []float64) float64 {
 	return y
 }
 
+// stepOps is the operation count of step: 8H(m+H) + 10H for the forward
+// pass, 15H for the coefficients, 2H for the prediction and 1 more with the
+// output bias.
+func stepOps(shape arch.Dense) int {
+	m, H := shape.Inputs, shape.Hidden
+	ops := 8*H*(m+H) + 10*H + 15*H + 2*H
+	if shape.OutBias {
+		ops++
+	}
+	return ops
+}
+
+// headGrad writes the head's part of ∂y/∂θ into dst (length
+// shape.NumParams()): ∂y/∂w_out[j] = h_j of the last step and ∂y/∂b_out = 1.
+func (s *denseStep) headGrad(shape arch.Dense, dst []float64) {
+	off := shape.OffOut()
+	copy(dst[off:off+shape.Hidden], s.h)
+	if shape.OutBias {
+		dst[shape.IdxOutBias()] = 1
+	}
+}
+
 // sigmoid costs 2 counted operations (one add, one division); the negation and
 // the exponential are not counted.
 func sigmoid(a float64) float64 { return 1 / (1 + math.Exp(-a)) }

@@ -176,11 +176,7 @@ func (s *SnAp1) Grad(dst []float64) {
 			}
 		}
 	}
-	off := s.shape.OffOut()
-	copy(dst[off:off+H], s.st.h)
-	if s.shape.OutBias {
-		dst[s.shape.IdxOutBias()] = 1
-	}
+	s.st.headGrad(s.shape, dst)
 }
 
 // OpsPerStep returns the floating-point additions, subtractions,
@@ -193,11 +189,6 @@ func (s *SnAp1) Grad(dst []float64) {
 //	traces       10P
 //	Grad         P
 func (s *SnAp1) OpsPerStep() int {
-	m, H := s.shape.Inputs, s.shape.Hidden
-	P := s.shape.NumCellParams()
-	ops := 8*H*(m+H) + 10*H + 21*H + 2*H + 11*P
-	if s.shape.OutBias {
-		ops++
-	}
-	return ops
+	// stepOps counts 15H of the 21H coefficients.
+	return stepOps(s.shape) + 6*s.shape.Hidden + 11*s.shape.NumCellParams()
 }

@@ -196,7 +196,6 @@ func (u *UORO) Grad(dst []float64) {
 	if len(dst) != len(u.params) {
 		panic(fmt.Sprintf("forward: dense gradient has length %d, want %d", len(dst), len(u.params)))
 	}
-	H := u.shape.Hidden
 	_, _, _, wout := u.shape.Split(u.params)
 	s := 0.0
 	for j, w := range wout {
@@ -205,11 +204,7 @@ func (u *UORO) Grad(dst []float64) {
 	for i, v := range u.thT {
 		dst[i] = s * v
 	}
-	off := u.shape.OffOut()
-	copy(dst[off:off+H], u.st.h)
-	if u.shape.OutBias {
-		dst[u.shape.IdxOutBias()] = 1
-	}
+	u.st.headGrad(u.shape, dst)
 }
 
 // OpsPerStep returns the floating-point additions, subtractions,
@@ -226,11 +221,6 @@ func (u *UORO) Grad(dst []float64) {
 //	updates       6H + 3P
 //	Grad          2H + P
 func (u *UORO) OpsPerStep() int {
-	m, H := u.shape.Inputs, u.shape.Hidden
-	P := u.shape.NumCellParams()
-	ops := 8*H*(m+H) + 10*H + 15*H + 2*H + 8*H*H + 14*H + 6*H + (P - 4*H) + 4*P + 8 + 6*H + 3*P + 2*H + P
-	if u.shape.OutBias {
-		ops++
-	}
-	return ops
+	H, P := u.shape.Hidden, u.shape.NumCellParams()
+	return stepOps(u.shape) + 8*H*H + 14*H + 6*H + (P - 4*H) + 4*P + 8 + 6*H + 3*P + 2*H + P
 }
