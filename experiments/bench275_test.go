@@ -8,15 +8,10 @@ import (
 	"github.com/ccn-go/ccn/forward"
 )
 
-// syntheticCase is an end-to-end configuration at the Atari benchmark's 275
-// inputs, run on a synthetic stream (see syntheticStream) so that it times
+// syntheticCases are end-to-end configurations at the Atari benchmark's 275
+// inputs, run on a synthetic stream (see syntheticStream) so that they time
 // the learner, TD(λ) and the optimizer rather than an environment.
-type syntheticCase struct {
-	name string
-	cfg  RunConfig
-}
-
-var syntheticCases = []syntheticCase{
+var syntheticCases = []endToEnd{
 	{"atari_ccn15x5", RunConfig{Method: arch.MethodCCN, Features: 15, FeaturesPerStage: 5}},
 	{"atari_columnar6", RunConfig{Method: arch.MethodColumnar, Features: 6}},
 	{"atari_tbptt_h7_k5", RunConfig{Method: arch.MethodTBPTT, Hidden: 7, Truncation: 5}},

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/ccn-go/ccn/arch"
-	"github.com/ccn-go/ccn/env/atari"
 	"github.com/ccn-go/ccn/env/minatar"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -59,18 +58,7 @@ func recordGame(t *testing.T, game string, steps int) string {
 	path := filepath.Join(t.TempDir(), game+".pb")
 	f, err := os.Create(path)
 	require.NoError(t, err)
-	enc := atari.NewEncoder(f, game, "test")
-	x := make([]float64, atari.Inputs)
-	e := atari.Experience{Reading: make([]float32, atari.FrameSize)}
-	for range steps {
-		g.Next(x)
-		for i, p := range g.Frame() {
-			e.Reading[i] = float32(p) / 256
-		}
-		e.Reward, e.Done, e.Action = float32(g.Reward()), g.Done(), int32(g.Action())
-		require.NoError(t, enc.Write(&e))
-	}
-	require.NoError(t, enc.Close())
+	require.NoError(t, minatar.Record(f, g, steps))
 	require.NoError(t, f.Close())
 	return path
 }

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/ccn-go/ccn/env/atari"
 	"github.com/ccn-go/ccn/env/minatar"
 	"github.com/ccn-go/ccn/internal/atomicfile"
 )
@@ -44,24 +43,6 @@ func runRecord(args []string, stdout, stderr io.Writer) error {
 		return badInput("%v", err)
 	}
 	return atomicfile.Write(*out, 0o644, func(w io.Writer) error {
-		return record(w, g, *steps)
+		return minatar.Record(w, g, *steps)
 	})
-}
-
-// record writes steps steps of g as an ExperienceBuffer message.
-func record(w io.Writer, g *minatar.Stream, steps int) error {
-	enc := atari.NewEncoder(w, g.Game().Name, "minatar scripted policy: "+g.Game().Policy)
-	x := make([]float64, g.ObservationSize())
-	e := atari.Experience{Reading: make([]float32, atari.FrameSize)}
-	for range steps {
-		g.Next(x)
-		for i, p := range g.Frame() {
-			e.Reading[i] = float32(p) / 256
-		}
-		e.Reward, e.Done, e.Action = float32(g.Reward()), g.Done(), int32(g.Action())
-		if err := enc.Write(&e); err != nil {
-			return err
-		}
-	}
-	return enc.Close()
 }
