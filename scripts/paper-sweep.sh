@@ -19,8 +19,10 @@
 # a resumed sweep need; predictions.csv is kept only for Figure 6 (final seed
 # 100 of CCN and T-BPTT k=15 H=4). About 3.7 kB per run.
 #
-# Environment: JOBS (2), CHUNK (16), TBPTT (0), STUDIES (the six files), SCALE
-# (paper; smoke tries the script in a minute, with WORK and a scratch clone).
+# Environment: JOBS (2), CHUNK (16), TBPTT (0), STUDIES (the six files), FINALS
+# (run only the first FINALS final seeds of each group, 100 to 100+FINALS-1;
+# default all), SCALE (paper; smoke tries the script in a minute, with WORK and
+# a scratch clone).
 set -eu
 
 cmd=${1:-}
@@ -31,6 +33,7 @@ committed="$repo/results/paper"
 JOBS=${JOBS:-2}
 CHUNK=${CHUNK:-16}
 TBPTT=${TBPTT:-0}
+FINALS=${FINALS:-1000000}
 SCALE=${SCALE:-paper} # smoke to try the script in seconds
 STUDIES=${STUDIES:-"main-comparison normalization-ablation ccn-features-per-stage ccn-steps-per-stage compute-matched-tbptt truncation-h10"}
 
@@ -63,7 +66,7 @@ run() {
 		# candidates), ε 0.001 before 0.01, then seed; then final runs by seed,
 		# so that the final seeds of all groups advance together. --seed is
 		# omitted for seed 0. One line per run directory.
-		awk -v tbptt="$TBPTT" '
+		awk -v tbptt="$TBPTT" -v finals="$FINALS" '
 			FNR == NR { busy[$0] = 1; next }
 			/--method tbptt/ && tbptt != 1 { next }
 			{ seed = 0; alpha = ""; eps = ""
@@ -76,7 +79,7 @@ run() {
 			  out = $NF; if (out in busy || out in seen) next
 			  seen[out] = 1; pri = p * 2 + (eps == "0.01")
 			  if (seed < 100) print 0 "\t" pri "\t" seed "\t" $0
-			  else print 1 "\t" seed "\t" pri "\t" $0 }' "$work/busy" "$work/tasks.all" |
+			  else if (seed < 100 + finals) print 1 "\t" seed "\t" pri "\t" $0 }' "$work/busy" "$work/tasks.all" |
 			sort -s -n -k1,1 -k2,2 -k3,3 | cut -f4- | head -n "$CHUNK" >"$work/tasks.next"
 		if [ ! -s "$work/tasks.next" ]; then
 			echo "paper-sweep: nothing runnable (TBPTT=$TBPTT)"
