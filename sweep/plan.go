@@ -123,6 +123,11 @@ func (s Study) Plan(scale string) (Plan, error) {
 			return p, invalid("scale %s: only names group %s, which the study does not have", scale, o)
 		}
 	}
+	for _, o := range slices.Sorted(maps.Keys(sc.Select)) {
+		if !families[o] {
+			return p, invalid("scale %s: select names group %s, which the study does not have", scale, o)
+		}
+	}
 	return p, nil
 }
 
@@ -162,7 +167,7 @@ func (s Study) planEnv(p *Plan, env EnvSpec, sc Scale, names, families map[strin
 				return invalid("group %s appears twice", name)
 			}
 			names[name] = true
-			g, err := s.group(name, gs, over, sc)
+			g, err := s.group(name, gs, over, sc, sc.Select[family])
 			if err != nil {
 				return err
 			}
@@ -178,13 +183,22 @@ func (s Study) planEnv(p *Plan, env EnvSpec, sc Scale, names, families map[strin
 	return nil
 }
 
-// group expands one group: base < config < each entry < scale set < grid point.
-func (s Study) group(name string, gs GroupSpec, over map[string]any, sc Scale) (Group, error) {
+// group expands one group: base < config < each entry < scale set < grid
+// point, the grid's values replaced by the scale's grid, then by selected.
+func (s Study) group(name string, gs GroupSpec, over map[string]any, sc Scale, selected map[string]any) (Group, error) {
 	grid := map[string][]any{}
 	for k, vs := range gs.Grid {
 		grid[k] = vs
 		if r, ok := sc.Grid[k]; ok {
 			grid[k] = r
+		}
+		if v, ok := selected[k]; ok {
+			grid[k] = []any{v}
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(selected)) {
+		if _, ok := grid[k]; !ok {
+			return Group{}, invalid("group %s: select fixes %s, which the group does not tune", name, k)
 		}
 	}
 	g := Group{Name: name, Tuned: slices.Sorted(maps.Keys(grid))}

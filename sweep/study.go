@@ -110,6 +110,11 @@ type Scale struct {
 	// the expansion of each, before the environments: tbptt/8:5); the others
 	// are left out.
 	Only []string `yaml:"only"`
+	// Select fixes, for the groups it names (names as in Only), tuned
+	// settings to one value each at this scale, over Grid: a smaller scale
+	// runs a larger scale's selection without tuning. A setting the group
+	// does not tune is an error.
+	Select map[string]map[string]any `yaml:"select"`
 }
 
 // Seeds is a list of seeds, written in a file as a list of integers or as a
@@ -247,6 +252,11 @@ func Parse(data []byte) (Study, error) {
 		}
 		if err := checkGrid(where+" grid", sc.Grid); err != nil {
 			return s, err
+		}
+		for g, m := range sc.Select {
+			if err := checkKeys(where+" select "+g, m); err != nil {
+				return s, err
+			}
 		}
 	}
 	return s, nil

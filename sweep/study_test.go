@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"encoding/csv"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -166,6 +167,49 @@ func TestPlanRejectsInvalidRuns(t *testing.T) {
 	}
 }
 
+// A scale's select fixes a group's tuned settings to one value each (a
+// smaller scale running a larger one's selection); the other groups keep the
+// scale's grid.
+func TestScaleSelect(t *testing.T) {
+	const sel = "    select:\n      ccn: {step-size: 3.0e-4, epsilon: 0.01}\n      tbptt/2:3: {step-size: 1.0e-2}\n"
+	s, err := Parse([]byte(twoGroups + sel))
+	require.NoError(t, err)
+	p, err := s.Plan("small")
+	require.NoError(t, err)
+	require.Len(t, p.Groups, 3)
+	labels := map[string][]string{}
+	for _, g := range p.Groups {
+		for _, c := range g.Candidates {
+			labels[g.Name] = append(labels[g.Name], c.Label)
+		}
+	}
+	assert.Equal(t, map[string][]string{
+		"ccn":                         {"epsilon=0.01 step-size=0.0003"},
+		"tbptt/2:3":                   {"step-size=0.01"},
+		"tbptt/hidden=2,truncation=5": {"step-size=0.001", "step-size=0.01"},
+	}, labels)
+	c := p.Groups[0].Candidates[0].Config.Config()
+	assert.Equal(t, 3e-4, c.StepSize)
+	assert.Equal(t, 0.01, c.Epsilon)
+	assert.Equal(t, []string{"epsilon", "step-size"}, p.Groups[0].Tuned, "a selected setting is still reported as tuned")
+
+	for sel, want := range map[string]string{
+		"    select: {gru: {step-size: 1.0e-3}}\n":     "select names group gru",
+		"    select: {tbptt: {step-size: 1.0e-3}}\n":   "select names group tbptt,",
+		"    select: {tbptt/2:3: {epsilon: 0.01}}\n":   "select fixes epsilon, which the group does not tune",
+		"    select: {ccn: {features: 8}}\n":           "select fixes features",
+		"    select: {ccn: {learning-rate: 1.0e-3}}\n": `unknown key "learning-rate"`,
+	} {
+		s, err := Parse([]byte(twoGroups + sel))
+		if err == nil {
+			_, err = s.Plan("small")
+		}
+		require.Error(t, err, sel)
+		assert.ErrorIs(t, err, ErrInvalid, sel)
+		assert.Contains(t, err.Error(), want, sel)
+	}
+}
+
 // TestExperimentFiles checks every study file of experiments/configs at its
 // three scales: the paper scale uses the paper's protocol (Table 1).
 func TestExperimentFiles(t *testing.T) {
@@ -224,6 +268,56 @@ func TestExperimentFiles(t *testing.T) {
 	require.NoError(t, err)
 	q := studies["ccn-steps-per-stage"].Scales["quick"].Steps
 	assert.Equal(t, 500_000*q/experiments.PaperSteps, sps.Groups[0].Candidates[0].Config.Config().StepsPerStage)
+}
+
+// TestQuickSelection checks that every group a quick scale selects runs the
+// paper scale's settled selection, as committed in results/paper, of the same
+// method and fixed settings (in any study: the protocol test makes their grids
+// equal).
+func TestQuickSelection(t *testing.T) {
+	f, err := os.Open("../results/paper/selection.csv")
+	require.NoError(t, err)
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	require.NoError(t, err)
+	require.NotEmpty(t, rows)
+	col := map[string]int{}
+	for i, name := range rows[0] {
+		col[name] = i
+	}
+	type group struct{ study, name string }
+	settled := map[group]string{} // the selected candidate's label
+	for _, r := range rows[1:] {
+		if r[col["scale"]] == "paper" && r[col["settled"]] == "true" {
+			settled[group{r[col["study"]], r[col["group"]]}] = r[col["candidate"]]
+		}
+	}
+	plans := configPlans(t)
+	selection := map[string]string{} // by tunedOut of the group's configuration
+	for _, p := range plans["paper"] {
+		for _, g := range p.Groups {
+			if label, ok := settled[group{p.Study, g.Name}]; ok && len(g.Tuned) > 0 {
+				selection[tunedOut(g.Candidates[0].Config)] = label
+			}
+		}
+	}
+	checked := 0
+	for _, p := range plans["quick"] {
+		s, err := Load(filepath.Join("../experiments/configs", p.Study+".yaml"))
+		require.NoError(t, err)
+		for _, g := range p.Groups {
+			if _, ok := s.Scales["quick"].Select[g.Name]; !ok {
+				continue
+			}
+			require.Len(t, g.Candidates, 1, "%s %s", p.Study, g.Name)
+			label, ok := selection[tunedOut(g.Candidates[0].Config)]
+			if assert.True(t, ok, "%s %s: the paper sweep has not settled this configuration", p.Study, g.Name) {
+				assert.Equal(t, label, g.Candidates[0].Label, "%s %s", p.Study, g.Name)
+			}
+			checked++
+		}
+	}
+	assert.GreaterOrEqual(t, checked, 5, "the main comparison's 3 column methods, the normalization ablation's 2")
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
