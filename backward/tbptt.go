@@ -56,6 +56,7 @@ type TBPTT struct {
 	// Scratch for the backward pass.
 	da         []float64   // 4H per window step, newest first: δa_s
 	xw, hw     [][]float64 // per window step: x_s and h_{s−1} (views)
+	gw, tw, cw [][]float64 // per window step: gates, tanh(c_s) and c_{s−1} (views)
 	dh, dhNext []float64   // H each
 	dcarry     []float64   // H: f·δc flowing to the previous step
 }
@@ -80,6 +81,9 @@ func NewTBPTT(shape arch.Dense, k int) *TBPTT {
 		da:     make([]float64, 4*H*k),
 		xw:     make([][]float64, k),
 		hw:     make([][]float64, k),
+		gw:     make([][]float64, k),
+		tw:     make([][]float64, k),
+		cw:     make([][]float64, k),
 		dh:     make([]float64, H),
 		dhNext: make([]float64, H),
 		dcarry: make([]float64, H),
@@ -224,42 +228,27 @@ func (t *TBPTT) Grad(dst []float64) {
 		t.da = grow(t.da[:0], 4*H*window)
 		t.xw = slices.Grow(t.xw[:0], window)[:window]
 		t.hw = slices.Grow(t.hw[:0], window)[:window]
+		t.gw = slices.Grow(t.gw[:0], window)[:window]
+		t.tw = slices.Grow(t.tw[:0], window)[:window]
+		t.cw = slices.Grow(t.cw[:0], window)[:window]
 	}
-	// Newest to oldest: δa of every step of the window (and the views of its
-	// x_s and h_{s−1}); then the weight gradients as sums over the window,
-	// ∂W_ih = Σ_s δa_s ⊗ x_s, ∂W_hh = Σ_s δa_s ⊗ h_{s−1}, ∂b = Σ_s δa_s,
-	// each entry summed newest to oldest.
-	dh, dhNext, dcarry := t.dh, t.dhNext, t.dcarry
-	copy(dh, wout)
-	clear(dcarry)
+	// The views of the window's records, newest to oldest; then δa of every
+	// step of the window (lanes.LSTMBackward, the recursion above); then
+	// the weight gradients as sums over the window, ∂W_ih = Σ_s δa_s ⊗ x_s,
+	// ∂W_hh = Σ_s δa_s ⊗ h_{s−1}, ∂b = Σ_s δa_s, each entry summed newest
+	// to oldest.
 	for n := range window {
-		s := t.steps - n
-		r := t.slot(s)
-		oldest := n == window-1
-		hp := t.hPrev[r*H : (r+1)*H]
-		cp := t.cPrev[r*H : (r+1)*H]
-		gr := t.gates[r*4*H : (r+1)*4*H]
-		tc := t.tanhC[r*H : (r+1)*H]
-		if oldest && t.Defect == OffByOneWindow && t.k > 0 && t.steps >= t.k {
-			hp, cp = t.h, t.c
-		}
-		t.xw[n], t.hw[n] = t.xs[r*m:(r+1)*m], hp
-		da := t.da[n*4*H : (n+1)*4*H]
-		lanes.LSTMDelta(da, dh, dcarry, gr, tc, cp)
-		if t.Defect == DropForgetPath {
-			clear(dcarry)
-		}
-		if !oldest {
-			// δh_{s−1} = W_hhᵀ·δa.
-			clear(dhNext)
-			lanes.AddMulT(dhNext, whh, da)
-		}
-		dh, dhNext = dhNext, dh
+		r := t.slot(t.steps - n)
+		t.xw[n], t.hw[n], t.cw[n] = t.xs[r*m:(r+1)*m], t.hPrev[r*H:(r+1)*H], t.cPrev[r*H:(r+1)*H]
+		t.gw[n], t.tw[n] = t.gates[r*4*H:(r+1)*4*H], t.tanhC[r*H:(r+1)*H]
 	}
+	if t.Defect == OffByOneWindow && t.k > 0 && t.steps >= t.k {
+		t.hw[window-1], t.cw[window-1] = t.h, t.c
+	}
+	copy(t.dh, wout)
 	das := t.da[:4*H*window]
+	lanes.LSTMBackward(das, t.dh, t.dcarry, t.dhNext, whh, t.gw[:window], t.tw[:window], t.cw[:window], t.Defect == DropForgetPath)
 	lanes.OuterSum(gwih, das, t.xw[:window])
 	lanes.OuterSum(gwhh, das, t.hw[:window])
-	for n := range window {
-		lanes.AddScaled(gb, 1, das[n*4*H:(n+1)*4*H]) // gb + 1·δa is gb + δa exactly
-	}
+	lanes.SumWindow(gb, das)
 }

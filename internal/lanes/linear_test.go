@@ -143,3 +143,95 @@ func TestOuterSumAndAddMulTBitwise(t *testing.T) {
 		}
 	}
 }
+
+// lstmBackwardRef is LSTMBackward's recursion written out: δa of every step
+// of the window, newest first.
+func lstmBackwardRef(dh0, whh []float64, gates, tc, cp [][]float64, cut bool) []float64 {
+	H := len(dh0)
+	dh, carry := append([]float64(nil), dh0...), make([]float64, H)
+	da := make([]float64, 4*H*len(gates))
+	for n := range gates {
+		a := da[n*4*H : (n+1)*4*H]
+		for j := range H {
+			i, f, g, o := gates[n][j], gates[n][H+j], gates[n][2*H+j], gates[n][3*H+j]
+			t := tc[n][j]
+			dc := dh[j]*o*(1-t*t) + carry[j]
+			carry[j] = dc * f
+			a[j] = dc * g * i * (1 - i)
+			a[H+j] = dc * cp[n][j] * f * (1 - f)
+			a[2*H+j] = dc * i * (1 - g*g)
+			a[3*H+j] = dh[j] * t * o * (1 - o)
+			if cut {
+				carry[j] = 0
+			}
+		}
+		next := make([]float64, H)
+		for r := range 4 * H {
+			for j := range H {
+				next[j] += a[r] * whh[r*H+j]
+			}
+		}
+		dh = next
+	}
+	return da
+}
+
+// TestLSTMBackwardAndSumWindowBitwise checks LSTMBackward and SumWindow
+// against their loops written out, bitwise, for unit counts with and without
+// tails (the lane path's whole-window loop takes multiples of 4), windows of
+// 1 to 4 steps, with and without the cut carry; and that the comparison sees
+// the cut.
+func TestLSTMBackwardAndSumWindowBitwise(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	unit := func(n int) []float64 { // activations in (0, 1) and tanh values in (−1, 1)
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = rng.Float64()*2 - 1
+		}
+		return v
+	}
+	for _, H := range []int{1, 3, 4, 7, 8, 10, 12} {
+		for w := 1; w <= 4; w++ {
+			gates, tc, cp := make([][]float64, w), make([][]float64, w), make([][]float64, w)
+			for n := range w {
+				gates[n], tc[n], cp[n] = unit(4*H), unit(H), randVec(rng, H)
+			}
+			whh, dh0 := randVec(rng, 4*H*H), randVec(rng, H)
+			for _, cut := range []bool{false, true} {
+				want := lstmBackwardRef(dh0, whh, gates, tc, cp, cut)
+				da := make([]float64, 4*H*w)
+				dh, carry, next := append([]float64(nil), dh0...), randVec(rng, H), make([]float64, H)
+				LSTMBackward(da, dh, carry, next, whh, gates, tc, cp, cut)
+				for i := range da {
+					if da[i] != want[i] {
+						t.Errorf("LSTMBackward H=%d w=%d cut=%v: δa[%d] = %v, want %v", H, w, cut, i, da[i], want[i])
+						break
+					}
+				}
+				if w > 1 {
+					other := lstmBackwardRef(dh0, whh, gates, tc, cp, !cut)
+					same := true
+					for i := range da {
+						same = same && da[i] == other[i]
+					}
+					if same {
+						t.Errorf("LSTMBackward H=%d w=%d: cut=%v and cut=%v give the same δa", H, w, cut, !cut)
+					}
+				}
+			}
+			g0 := randVec(rng, 4*H)
+			g := append([]float64(nil), g0...)
+			d := randVec(rng, 4*H*w)
+			SumWindow(g, d)
+			for r := range g {
+				want := g0[r]
+				for n := range w {
+					want += d[n*4*H+r]
+				}
+				if g[r] != want {
+					t.Errorf("SumWindow H=%d w=%d [%d] = %v, want %v", H, w, r, g[r], want)
+				}
+			}
+		}
+	}
+}

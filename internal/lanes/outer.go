@@ -88,6 +88,77 @@ func LSTMDelta(da, dh, carry, gates, tc, cp []float64) {
 	lstmDeltaScalar(da, dh, carry, gates, tc, cp, 0)
 }
 
+// LSTMBackward runs the backward pass of a dense LSTM through a window of
+// w = len(gates) steps, newest first: from δh = dh of the newest step and a
+// zero carry, for n = 0..w−1
+//
+//	LSTMDelta(δa_n, δh, carry, gates[n], tc[n], cp[n])     δa_n = da[n·4H:(n+1)·4H]
+//	carry ← 0                   if cut (a deliberate defect: no path through f)
+//	δh ← 0 + W_hhᵀ·δa_n         (AddMulT into zeros; not after the oldest step)
+//
+// with H = len(dh) and W_hh (4H rows of H) in whh. dh, carry and next (H
+// each, scratch) are overwritten. Both paths do the operations of LSTMDelta
+// and AddMulT in their order and agree bitwise; the lane path runs the
+// whole window in one call.
+func LSTMBackward(da, dh, carry, next, whh []float64, gates, tc, cp [][]float64, cut bool) {
+	H, w := len(dh), len(gates)
+	if len(da) < 4*H*w || len(carry) != H || len(next) != H || len(whh) != 4*H*H || len(tc) != w || len(cp) != w {
+		panic(fmt.Sprintf("lanes: LSTMBackward of %d units over %d steps with δa %d, carry %d, next %d, W_hh %d, %d tanh c, %d c_prev",
+			H, w, len(da), len(carry), len(next), len(whh), len(tc), len(cp)))
+	}
+	for n := range w {
+		if len(gates[n]) != 4*H || len(tc[n]) != H || len(cp[n]) != H {
+			panic(fmt.Sprintf("lanes: LSTMBackward step %d with gates %d, tanh c %d, c_prev %d, want %d, %d, %d",
+				n, len(gates[n]), len(tc[n]), len(cp[n]), 4*H, H, H))
+		}
+	}
+	clear(carry)
+	if useLanes && H >= 4 && H%4 == 0 {
+		lstmBackwardLanes(da, dh, carry, next, whh, gates, tc, cp, cut)
+		clearUpper()
+		return
+	}
+	for n := range w {
+		LSTMDelta(da[n*4*H:(n+1)*4*H], dh, carry, gates[n], tc[n], cp[n])
+		if cut {
+			clear(carry)
+		}
+		if n < w-1 {
+			clear(next)
+			AddMulT(next, whh, da[n*4*H:(n+1)*4*H])
+			dh, next = next, dh
+		}
+	}
+}
+
+// SumWindow adds the w = len(d)/len(g) vectors of d (each len(g) long, one
+// after the other) to g, in order:
+//
+//	g[r] += Σ_n d[n·R+r]      R = len(g)
+//
+// Both paths add them one at a time in the order of n and agree bitwise;
+// the lane path keeps four sums in a register across the window.
+func SumWindow(g, d []float64) {
+	R := len(g)
+	if R == 0 || len(d)%R != 0 {
+		panic(fmt.Sprintf("lanes: SumWindow of %d entries into %d", len(d), R))
+	}
+	w := len(d) / R
+	n4 := 0
+	if useLanes {
+		n4 = R &^ 3
+		if n4 > 0 {
+			sumWindowLanes(g, d, n4, w)
+			clearUpper()
+		}
+	}
+	for r := n4; r < R; r++ {
+		for n := range w {
+			g[r] += d[n*R+r]
+		}
+	}
+}
+
 // lstmDeltaScalar is LSTMDelta's loop for the units j ≥ from.
 func lstmDeltaScalar(da, dh, carry, gates, tc, cp []float64, from int) {
 	H := len(dh)

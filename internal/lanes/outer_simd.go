@@ -13,7 +13,20 @@ import (
 func outerSumLanes(g, d []float64, x [][]float64, R, m int) {
 	n4 := m &^ 3
 	pd := base(d)
-	for r := range R {
+	// Four rows at a time: each x quad is loaded once for the four rows and
+	// each coefficient broadcast once for two quads.
+	r := 0
+	for ; r+4 <= R; r += 4 {
+		pg := base(g[r*m : (r+4)*m])
+		j := 0
+		for ; j+8 <= n4; j += 8 {
+			outerSum4x8(pg, pd, x, R, r, m, j)
+		}
+		if j < n4 {
+			outerSum4x4(pg, pd, x, R, r, m, j)
+		}
+	}
+	for ; r < R; r++ {
 		pg := base(g[r*m : (r+1)*m])
 		j := 0
 		for ; j+16 <= n4; j += 16 {
@@ -26,7 +39,9 @@ func outerSumLanes(g, d []float64, x [][]float64, R, m int) {
 		if j < n4 {
 			outerSum4(pg, pd, x, R, r, j)
 		}
-		if n4 < m {
+	}
+	if n4 < m {
+		for r := range R {
 			row := g[r*m+n4 : (r+1)*m]
 			acc := archsimd.LoadFloat64x4SlicePart(row)
 			for n := range x {
@@ -35,6 +50,65 @@ func outerSumLanes(g, d []float64, x [][]float64, R, m int) {
 			acc.StoreSlicePart(row)
 		}
 	}
+}
+
+// outerSum4x8 is outerSumLanes for the entries j..j+7 of the four rows
+// r..r+3 (pg is the address of row r, rows m apart): eight quads of sums in
+// registers across the window, each quad of x loaded once per step of the
+// window and each coefficient broadcast once.
+//
+//go:noinline
+func outerSum4x8(pg, pd unsafe.Pointer, x [][]float64, R, r, m, j int) {
+	p1, p2, p3 := unsafe.Add(pg, 8*m), unsafe.Add(pg, 16*m), unsafe.Add(pg, 24*m)
+	a00, a01 := ldAt(pg, j), ldAt(pg, j+4)
+	a10, a11 := ldAt(p1, j), ldAt(p1, j+4)
+	a20, a21 := ldAt(p2, j), ldAt(p2, j+4)
+	a30, a31 := ldAt(p3, j), ldAt(p3, j+4)
+	dn := unsafe.Add(pd, 8*r)
+	for _, xn := range x {
+		px := unsafe.Add(base(xn), 8*j)
+		x0, x1 := ldAt(px, 0), ldAt(px, 4)
+		dq := (*[4]float64)(dn)
+		d := bc(dq[0])
+		a00, a01 = a00.Add(d.Mul(x0)), a01.Add(d.Mul(x1))
+		d = bc(dq[1])
+		a10, a11 = a10.Add(d.Mul(x0)), a11.Add(d.Mul(x1))
+		d = bc(dq[2])
+		a20, a21 = a20.Add(d.Mul(x0)), a21.Add(d.Mul(x1))
+		d = bc(dq[3])
+		a30, a31 = a30.Add(d.Mul(x0)), a31.Add(d.Mul(x1))
+		dn = unsafe.Add(dn, 8*R)
+	}
+	stAt(a00, pg, j)
+	stAt(a01, pg, j+4)
+	stAt(a10, p1, j)
+	stAt(a11, p1, j+4)
+	stAt(a20, p2, j)
+	stAt(a21, p2, j+4)
+	stAt(a30, p3, j)
+	stAt(a31, p3, j+4)
+}
+
+// outerSum4x4 is outerSum4x8 for the four entries j..j+3.
+//
+//go:noinline
+func outerSum4x4(pg, pd unsafe.Pointer, x [][]float64, R, r, m, j int) {
+	p1, p2, p3 := unsafe.Add(pg, 8*m), unsafe.Add(pg, 16*m), unsafe.Add(pg, 24*m)
+	a0, a1, a2, a3 := ldAt(pg, j), ldAt(p1, j), ldAt(p2, j), ldAt(p3, j)
+	dn := unsafe.Add(pd, 8*r)
+	for _, xn := range x {
+		x0 := ldAt(base(xn), j)
+		dq := (*[4]float64)(dn)
+		a0 = a0.Add(bc(dq[0]).Mul(x0))
+		a1 = a1.Add(bc(dq[1]).Mul(x0))
+		a2 = a2.Add(bc(dq[2]).Mul(x0))
+		a3 = a3.Add(bc(dq[3]).Mul(x0))
+		dn = unsafe.Add(dn, 8*R)
+	}
+	stAt(a0, pg, j)
+	stAt(a1, p1, j)
+	stAt(a2, p2, j)
+	stAt(a3, p3, j)
 }
 
 // outerSum8 and outerSum4 are outerSum16 for 8 and 4 entries.
@@ -128,4 +202,75 @@ func lstmDeltaLanes(da, dh, carry, gates, tc, cp []float64) {
 		stAt(do.Mul(o).Mul(one.Sub(o)), pa, 3*H+j)
 	}
 	lstmDeltaScalar(da, dh, carry, gates, tc, cp, n4)
+}
+
+// lstmBackwardLanes is LSTMBackward for H a multiple of 4: per step of the
+// window one call for δa (lstmDeltaAt) and one for W_hhᵀ·δa (mulTAt).
+func lstmBackwardLanes(da, dh, carry, next, whh []float64, gates, tc, cp [][]float64, cut bool) {
+	H, w := len(dh), len(gates)
+	pa, pk, pw := base(da), base(carry), base(whh)
+	ph, pn := base(dh), base(next)
+	for n := range w {
+		pda := unsafe.Add(pa, 8*4*H*n)
+		lstmDeltaAt(pda, ph, pk, base(gates[n]), base(tc[n]), base(cp[n]), H)
+		if cut {
+			clear(carry)
+		}
+		if n < w-1 {
+			mulTAt(pn, pw, pda, 4*H, H)
+			ph, pn = pn, ph
+		}
+	}
+}
+
+// lstmDeltaAt is lstmDeltaLanes's loop over H (a multiple of 4) units, on
+// base pointers.
+//
+//go:noinline
+func lstmDeltaAt(pa, ph, pk, pg, pt, pc unsafe.Pointer, H int) {
+	one := bc(1)
+	for j := 0; j < H; j += 4 {
+		i, f, g, o := ldAt(pg, j), ldAt(pg, H+j), ldAt(pg, 2*H+j), ldAt(pg, 3*H+j)
+		t, d := ldAt(pt, j), ldAt(ph, j)
+		dc := d.Mul(o).Mul(one.Sub(t.Mul(t))).Add(ldAt(pk, j))
+		do := d.Mul(t)
+		stAt(dc.Mul(f), pk, j)
+		stAt(dc.Mul(g).Mul(i).Mul(one.Sub(i)), pa, j)
+		stAt(dc.Mul(ldAt(pc, j)).Mul(f).Mul(one.Sub(f)), pa, H+j)
+		stAt(dc.Mul(i).Mul(one.Sub(g.Mul(g))), pa, 2*H+j)
+		stAt(do.Mul(o).Mul(one.Sub(o)), pa, 3*H+j)
+	}
+}
+
+// mulTAt sets z = 0 + Wᵀ·d for W of rows rows of m entries (m a multiple of
+// 4), each quad of z summed in a register over the rows in order.
+//
+//go:noinline
+func mulTAt(pz, pw, pd unsafe.Pointer, rows, m int) {
+	for j := 0; j < m; j += 4 {
+		acc := bc(0)
+		pr := unsafe.Add(pw, 8*j)
+		for r := range rows {
+			acc = acc.Add(bc(*at(pd, r)).Mul(ldAt(pr, 0)))
+			pr = unsafe.Add(pr, 8*m)
+		}
+		stAt(acc, pz, j)
+	}
+}
+
+// sumWindowLanes is SumWindow's lane loop for the first n4 (a multiple of
+// 4) entries of g.
+func sumWindowLanes(g, d []float64, n4, w int) { sumWindowAt(base(g), base(d), n4, len(g), w) }
+
+//go:noinline
+func sumWindowAt(pg, pd unsafe.Pointer, n4, R, w int) {
+	for r := 0; r < n4; r += 4 {
+		acc := ldAt(pg, r)
+		pr := unsafe.Add(pd, 8*r)
+		for range w {
+			acc = acc.Add(ldAt(pr, 0))
+			pr = unsafe.Add(pr, 8*R)
+		}
+		stAt(acc, pg, r)
+	}
 }

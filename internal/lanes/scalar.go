@@ -26,5 +26,9 @@ func cellLanes(ai, af, ag, ao, cp, c, tc, h []float64)   { panic(unreachable) }
 func columnTraceLanes(ht, ct, x []float64, f, A, B, E, D, ki, kf, kg, hp float64) {
 	panic(unreachable)
 }
-func lstmDeltaLanes(da, dh, carry, gates, tc, cp []float64)            { panic(unreachable) }
+func lstmDeltaLanes(da, dh, carry, gates, tc, cp []float64) { panic(unreachable) }
+func lstmBackwardLanes(da, dh, carry, next, whh []float64, gates, tc, cp [][]float64, cut bool) {
+	panic(unreachable)
+}
+func sumWindowLanes(g, d []float64, n4, w int)                         { panic(unreachable) }
 func stageLanes(ai, af, ag, ao, hp, cp, c, tc, h, blocks, x []float64) { panic(unreachable) }
