@@ -130,6 +130,9 @@ type TracePatterning struct {
 
 	// horizon H is the smallest integer with γ^H/(1−γ) ≤ 2⁻⁶⁰.
 	horizon int64
+	// powers[k] is math.Pow(γ, k), for the exponents the returns take (up
+	// to the span of the trial buffer, at most maxPowers of them).
+	powers []float64
 
 	// ring holds the generated trials whose next CS is after the current
 	// step, oldest first.
@@ -195,7 +198,23 @@ func NewTracePatterning(cfg TraceConfig, seed uint64) *TracePatterning {
 	e.ring = make([]trial, span/minTrial+4)
 
 	e.nextCS = int64(cfg.ITIMin + e.trials.IntN(cfg.ITIMax-cfg.ITIMin+1))
+	e.powers = make([]float64, min(span+1, maxPowers))
+	for k := range e.powers {
+		e.powers[k] = math.Pow(cfg.Gamma, float64(k))
+	}
 	return e
+}
+
+// maxPowers bounds the table of powers of γ (32 kB).
+const maxPowers = 4096
+
+// pow returns γ^k (k ≥ 0), math.Pow's value: from the table, which saves
+// a math.Pow per step (5% of a Columnar 7 step of a run), or computed.
+func (e *TracePatterning) pow(k int64) float64 {
+	if k < int64(len(e.powers)) {
+		return e.powers[k]
+	}
+	return math.Pow(e.cfg.Gamma, float64(k))
 }
 
 // horizon returns the smallest H ≥ 1 with γ^H/(1−γ) ≤ 2⁻⁶⁰.
@@ -268,7 +287,7 @@ func (e *TracePatterning) Next(dst []float64) (cumulant, ret float64) {
 		if u1 != e.usFrom {
 			e.sumUS(u1)
 		}
-		ret = math.Pow(e.cfg.Gamma, float64(u1-t-1)) * e.usSum
+		ret = e.pow(u1-t-1) * e.usSum
 	}
 	e.t++
 	return cumulant, ret
@@ -321,7 +340,7 @@ func (e *TracePatterning) sumUS(u1 int64) {
 	s := 0.0
 	for i := 0; i < e.size; i++ {
 		if u := e.ring[(e.head+i)%len(e.ring)].us; u >= u1 {
-			s += math.Pow(e.cfg.Gamma, float64(u-u1))
+			s += e.pow(u - u1)
 		}
 	}
 	e.usFrom, e.usSum = u1, s

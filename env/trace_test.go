@@ -252,6 +252,22 @@ func TestHorizon(t *testing.T) {
 	assert.Equal(t, int64(417), horizon(0.9)) // ln(2⁻⁶⁰·0.1)/ln 0.9 = 416.6
 }
 
+// TestPowIsMathPow checks the table of powers of γ, and the exponents past
+// it, against math.Pow bitwise (the returns are unchanged by the table).
+func TestPowIsMathPow(t *testing.T) {
+	for _, gamma := range []float64{0.5, 0.9, 0.99} {
+		e := NewTracePatterning(TraceConfig{Gamma: gamma}, 1)
+		if int64(len(e.powers)) < min(e.horizon+int64(e.cfg.ISIMax), maxPowers) {
+			t.Errorf("γ = %v: %d powers, want the horizon and an ISI (%d)", gamma, len(e.powers), e.horizon+int64(e.cfg.ISIMax))
+		}
+		for k := int64(0); k < int64(len(e.powers))+10; k++ {
+			if got, want := e.pow(k), math.Pow(gamma, float64(k)); math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("γ = %v: pow(%d) = %v, want %v", gamma, k, got, want)
+			}
+		}
+	}
+}
+
 func TestConstantBaseline(t *testing.T) {
 	// A stream with known returns checks the arithmetic.
 	s := &fixedEnv{g: []float64{1, 2, 3, 4}}
