@@ -42,6 +42,7 @@ type TD struct {
 	staged  Staged          // nil if the learner's layout never changes
 	acc     GradAccumulator // nil if the learner has no fused trace update
 	opt     Optimizer
+	folder  TraceFolder // opt, if it folds the trace update into its pass
 	layout  Layout
 	stage   int
 	topo    arch.Network // Staged learners: the topology at stage
@@ -68,6 +69,7 @@ func NewTD(l arch.Engine, layout Layout, opt Optimizer, gamma, lambda float64) *
 	}
 	a := &TD{gamma: gamma, lambda: lambda, learner: l, opt: opt, layout: layout}
 	a.acc, _ = l.(GradAccumulator)
+	a.folder, _ = opt.(TraceFolder)
 	if s, ok := l.(Staged); ok {
 		a.staged = s
 		a.stage = s.Stage()
@@ -117,16 +119,25 @@ func (a *TD) Step(x []float64, c float64) (y float64, ok bool) {
 	}
 	delta := target - a.y
 	// The direction δ·z uses z before ∇v(x') is folded in.
-	a.opt.Update(a.learner.Params(), a.z, delta)
-	if fused {
+	switch {
+	case fused:
+		a.opt.Update(a.learner.Params(), a.z, delta)
 		a.acc.AccumulateGrad(a.z, decay)
-	} else {
+	case a.folder != nil:
+		// z ← decay·z + 1·g in the optimizer's pass.
+		h0 := a.layout.HeadStart
+		a.folder.UpdateFold(a.learner.Params(), a.z, delta, decay, GradView{C: wholeGrad[:], T: a.g[:h0], Head: a.g[h0:]})
+	default:
+		a.opt.Update(a.learner.Params(), a.z, delta)
 		// z ← decay·z + 1·g, in lanes (1·g is g exactly).
 		lanes.ScaleAdd(a.z, decay, 1, a.g)
 	}
 	a.y = y
 	return y, !math.IsNaN(y) && !math.IsInf(y, 0)
 }
+
+// wholeGrad is the coefficient of a learner's whole gradient in a GradView.
+var wholeGrad = [1]float64{1}
 
 // EndEpisode marks the observation of the latest Start or Step as the last
 // step of its episode: the next Step's target is 0 and its trace decay 0.

@@ -1,6 +1,10 @@
 package experiments
 
-import "github.com/ccn-go/ccn/internal/lanes"
+import (
+	"fmt"
+
+	"github.com/ccn-go/ccn/internal/lanes"
+)
 
 // RMSProp is the optimizer the authors' C++ code runs under the name Adam: no
 // momentum, no bias correction, a second-moment accumulator that starts at 1,
@@ -57,6 +61,46 @@ func (r *RMSProp) Update(theta, u []float64, s float64) {
 	rmsUpdate(theta[:h0], u[:h0], r.v[:h0], s, r.StepSize, b, eps)
 	rmsUpdate(theta[h0:h1], u[h0:h1], r.v[h0:h1], s, r.StepSize/float64(l.Features), b, eps)
 	rmsUpdate(theta[h1:], u[h1:], r.v[h1:], s, r.StepSize, b, eps)
+}
+
+var _ TraceFolder = (*RMSProp)(nil)
+
+// UpdateFold implements TraceFolder. The body's blocks take one pass each
+// (lanes.RMSPropFold) when they keep RMSProp's grouping of the body into
+// pairs of quads (n a multiple of 8, or one block), else the body takes
+// Update's pass and then the fold's; the head (a few entries) takes the two
+// passes.
+func (r *RMSProp) UpdateFold(theta, z []float64, s, decay float64, g GradView) {
+	l := r.layout
+	h0, h1 := l.HeadStart, l.HeadEnd
+	if len(theta) != len(r.v) || len(z) != len(r.v) || h1 != l.Size || len(g.C) == 0 || len(g.T) != h0 ||
+		h0%len(g.C) != 0 || h0+len(g.Head)+b2i(g.Bias) != h1 {
+		panic(fmt.Sprintf("experiments: RMSProp.UpdateFold of %d entries (layout %+v) with %d blocks of %d, head %d, bias %v",
+			len(z), l, len(g.C), len(g.T), len(g.Head), g.Bias))
+	}
+	b, eps := r.beta(), r.epsilon()
+	if n := h0 / len(g.C); n%8 == 0 || len(g.C) == 1 {
+		for j, c := range g.C {
+			lanes.RMSPropFold(theta[j*n:(j+1)*n], z[j*n:(j+1)*n], r.v[j*n:(j+1)*n], g.T[j*n:(j+1)*n], s, r.StepSize, b, eps, decay, c)
+		}
+	} else {
+		rmsUpdate(theta[:h0], z[:h0], r.v[:h0], s, r.StepSize, b, eps)
+		for j, c := range g.C {
+			lanes.ScaleAdd(z[j*n:(j+1)*n], decay, c, g.T[j*n:(j+1)*n])
+		}
+	}
+	rmsUpdate(theta[h0:h1], z[h0:h1], r.v[h0:h1], s, r.StepSize/float64(l.Features), b, eps)
+	lanes.ScaleAdd(z[h0:h0+len(g.Head)], decay, 1, g.Head) // 1·h is h exactly
+	if g.Bias {
+		z[h1-1] = decay*z[h1-1] + 1
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // rmsUpdate applies the update to one block (package lanes: four entries per

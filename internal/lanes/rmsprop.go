@@ -20,6 +20,22 @@ func RMSProp(theta, u, v []float64, s, alpha, b, eps float64) {
 	rmspropScalar(theta, u, v, s, alpha, b, eps)
 }
 
+// RMSPropFold is RMSProp(theta, u, v, s, alpha, b, eps) followed by
+// ScaleAdd(u, d, c, t), u ← d·u + c·t, with the same bits: the RMSProp step
+// reads u before the fold. Where the lane path has eight lanes it does both
+// in one pass over the entries (one load and store of u instead of two);
+// elsewhere it makes the two calls.
+func RMSPropFold(theta, u, v, t []float64, s, alpha, b, eps, d, c float64) {
+	v, theta, t = v[:len(u)], theta[:len(u)], t[:len(u)]
+	if useLanes && eightLanes {
+		rmspropFoldLanes(theta, u, v, t, s, alpha, b, eps, d, c)
+		clearUpper()
+		return
+	}
+	RMSProp(theta, u, v, s, alpha, b, eps)
+	ScaleAdd(u, d, c, t)
+}
+
 // rmspropScalar is the reference loop. Square roots and divisions bound its
 // speed, so it takes four entries at a time and shares one division among
 // their four reciprocals,

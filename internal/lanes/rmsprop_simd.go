@@ -97,3 +97,46 @@ func ld8At(p unsafe.Pointer, i int) f64x8 {
 }
 
 func st8At(v f64x8, p unsafe.Pointer, i int) { v.Store((*[8]float64)(unsafe.Add(p, 8*i))) }
+
+// rmspropFoldLanes is RMSPropFold in one pass (rmsprop8FoldAt), then the
+// scalar tail: RMSProp's, then the fold's.
+func rmspropFoldLanes(theta, u, v, t []float64, s, alpha, b, eps, d, c float64) {
+	n := len(u) &^ 3
+	if n > 0 {
+		rmsprop8FoldAt(base(theta), base(u), base(v), base(t), n, s, alpha, b, eps, d, c)
+	}
+	rmspropTail(theta[n:], u[n:], v[n:], s, alpha, b, eps)
+	for i := n; i < len(u); i++ {
+		u[i] = d*u[i] + c*t[i]
+	}
+}
+
+// rmsprop8FoldAt is rmsprop8At that also folds t into u after reading it,
+// u ← d·u + c·t (ScaleAdd's operations).
+//
+//go:noinline
+func rmsprop8FoldAt(pt, pu, pv, ptr unsafe.Pointer, n int, s, alpha, b, eps, d, c float64) {
+	vs, vb, vc, ve, vd, vk := bc8(s), bc8(b), bc8(1-b), bc8(eps), bc8(d), bc8(c)
+	va := bc(alpha)
+	k := 0
+	for ; k+8 <= n; k += 8 {
+		u := ld8At(pu, k)
+		g := vs.Mul(u)
+		st8At(vd.Mul(u).Add(vk.Mul(ld8At(ptr, k))), pu, k)
+		vi := vb.Mul(ld8At(pv, k)).Add(vc.Mul(g).Mul(g))
+		st8At(vi, pv, k)
+		a := vi.Sqrt().Add(ve)
+		a0, a1 := a.GetLo(), a.GetHi()
+		inv := va.Div(a0.Mul(a1))
+		st8At(ld8At(pt, k).Add(g.Mul(a.SetLo(a1).SetHi(a0)).Mul(a.SetLo(inv).SetHi(inv))), pt, k)
+	}
+	if k < n {
+		vs, vb, vc, ve, vd, vk := bc(s), bc(b), bc(1-b), bc(eps), bc(d), bc(c)
+		u := ldAt(pu, k)
+		g := vs.Mul(u)
+		stAt(vd.Mul(u).Add(vk.Mul(ldAt(ptr, k))), pu, k)
+		vi := vb.Mul(ldAt(pv, k)).Add(vc.Mul(g).Mul(g))
+		stAt(vi, pv, k)
+		stAt(ldAt(pt, k).Add(va.Mul(g).Div(vi.Sqrt().Add(ve))), pt, k)
+	}
+}

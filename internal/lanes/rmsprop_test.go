@@ -51,3 +51,48 @@ func TestRMSPropMatchesDirectFormula(t *testing.T) {
 		}
 	}
 }
+
+// TestRMSPropFoldMatchesTwoCalls checks RMSPropFold against RMSProp followed
+// by ScaleAdd, bitwise, for lengths 1 to 40 (the eight-lane loop, its
+// leftover quad and the tails), over a few steps; and that the comparison
+// sees a fold coefficient one ulp off.
+func TestRMSPropFoldMatchesTwoCalls(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	run := func(n int, cFold float64) (mism int) {
+		theta1, u1, v1 := make([]float64, n), make([]float64, n), make([]float64, n)
+		for i := range theta1 {
+			theta1[i] = rng.NormFloat64()
+			u1[i] = math.Ldexp(rng.NormFloat64(), rng.IntN(40)-20)
+			v1[i] = math.Ldexp(rng.Float64(), rng.IntN(40)-30)
+		}
+		theta2, u2, v2 := append([]float64(nil), theta1...), append([]float64(nil), u1...), append([]float64(nil), v1...)
+		for step := range 3 {
+			tr := make([]float64, n)
+			for i := range tr {
+				tr[i] = rng.NormFloat64()
+			}
+			s, d, c := 0.3-0.4*float64(step), 0.891, -0.37
+			RMSProp(theta1, u1, v1, s, 1e-3, 0.9999, 1e-8)
+			ScaleAdd(u1, d, c, tr)
+			if cFold == 0 {
+				cFold = c
+			}
+			RMSPropFold(theta2, u2, v2, tr, s, 1e-3, 0.9999, 1e-8, d, cFold)
+		}
+		for i := range theta1 {
+			if math.Float64bits(theta1[i]) != math.Float64bits(theta2[i]) || math.Float64bits(u1[i]) != math.Float64bits(u2[i]) ||
+				math.Float64bits(v1[i]) != math.Float64bits(v2[i]) {
+				mism++
+			}
+		}
+		return mism
+	}
+	for n := 1; n <= 40; n++ {
+		if d := run(n, 0); d != 0 {
+			t.Errorf("n=%d: %d entries differ", n, d)
+		}
+	}
+	if run(16, math.Nextafter(-0.37, 0)) == 0 {
+		t.Error("a fold coefficient one ulp off went unnoticed")
+	}
+}

@@ -7,12 +7,18 @@ package lanes
 const useLanes = false
 
 func rmspropLanes(theta, u, v []float64, s, alpha, b, eps float64) { panic(unreachable) }
-func sigmoidLanes(dst, src []float64)                              { panic(unreachable) }
-func tanhLanes(dst, src []float64)                                 { panic(unreachable) }
-func expLanes(dst, src []float64)                                  { panic(unreachable) }
-func dot4Lanes(a *[4]float64, w, x []float64)                      { panic(unreachable) }
-func scaleAddLanes(z []float64, d, c float64, t []float64)         { panic(unreachable) }
-func addScaledLanes(z []float64, c float64, t []float64)           { panic(unreachable) }
+func rmspropFoldLanes(theta, u, v, t []float64, s, alpha, b, eps, d, c float64) {
+	panic(unreachable)
+}
+
+const eightLanes = false
+
+func sigmoidLanes(dst, src []float64)                      { panic(unreachable) }
+func tanhLanes(dst, src []float64)                         { panic(unreachable) }
+func expLanes(dst, src []float64)                          { panic(unreachable) }
+func dot4Lanes(a *[4]float64, w, x []float64)              { panic(unreachable) }
+func scaleAddLanes(z []float64, d, c float64, t []float64) { panic(unreachable) }
+func addScaledLanes(z []float64, c float64, t []float64)   { panic(unreachable) }
 func normalizeLanes(out, h, mean, variance, scale []float64, beta, oneMinus, eps float64) {
 	panic(unreachable)
 }
