@@ -52,21 +52,21 @@ func NewColumn(m int) *Column {
 	}
 	n := arch.ColumnParams(m)
 	c := &Column{}
-	c.init(m, make([]float64, n), true)
+	c.init(m, make([]float64, n), make([]float64, n), make([]float64, n))
 	return c
 }
 
-// init sets c up to read m inputs with parameters params (a view of length
-// 4m+8) and, if traces is true, allocates its traces.
-func (c *Column) init(m int, params []float64, traces bool) {
+// init sets c up to read m inputs with parameters params and traces
+// hTrace, cTrace (views of length 4m+8; nil traces for a column that never
+// learns).
+func (c *Column) init(m int, params, hTrace, cTrace []float64) {
+	n := arch.ColumnParams(m)
 	c.m = m
-	c.params = params[:arch.ColumnParams(m):arch.ColumnParams(m)]
+	c.params = params[:n:n]
 	c.h, c.c = 0, 0
-	if traces {
-		c.hTrace = make([]float64, arch.ColumnParams(m))
-		c.cTrace = make([]float64, arch.ColumnParams(m))
-	} else {
-		c.hTrace, c.cTrace = nil, nil
+	c.hTrace, c.cTrace = nil, nil
+	if hTrace != nil {
+		c.hTrace, c.cTrace = hTrace[:n:n], cTrace[:n:n]
 	}
 }
 
@@ -136,43 +136,28 @@ func (c *Column) checkInput(x []float64) {
 // under the PreviousStepFeatures defect of a Network. It is a stage of one
 // column: a Network runs the same kernels for all columns of a stage at once
 // (Network.stepStage), so that a stage's columns share lanes.
+//
+// Operations: the forward pass (lanes.Stage) 8m+18, the pre-activations
+// 8m+8 and the gates and state 10 (2 for each of the three logistic
+// functions, the cell's 3 and h's 1); the per-step scalars κ, A, B, D, E 21
+// (lanes.TraceScalars); the traces 8 per weight and recurrent scalar and 7
+// per bias (lanes.StageTrace).
 func (c *Column) step(xf, xd []float64, traces bool) float64 {
 	var ai, af, ag, ao, hp, cp, cn, tc, h [1]float64
 	hp[0], cp[0] = c.h, c.c
 	lanes.Stage(ai[:], af[:], ag[:], ao[:], hp[:], cp[:], cn[:], tc[:], h[:], c.params, xf)
-	c.advance(ai[0], af[0], ag[0], ao[0], cn[0], tc[0], h[0], xd, traces)
+	c.h, c.c = h[0], cn[0]
+	if traces {
+		var A, B, E [1]float64
+		var K [8]float64
+		k := lanes.TraceCoef{A: A[:], B: B[:], E: E[:], K: K[:]}
+		lanes.TraceScalars(k, ai[:], af[:], ag[:], ao[:], cp[:], tc[:], c.params, c.m)
+		if c.Defect == DropRecurrentTerm {
+			A[0], E[0] = 0, 0
+		}
+		lanes.StageTrace(c.hTrace, c.cTrace, xd[:c.m], af[:], hp[:], k)
+	}
 	return h[0]
-}
-
-// advance completes the step from the activations i = σ(a_i), f = σ(a_f),
-// g = tanh(a_g), o = σ(a_o), the new cell state cn, tc = tanh(cn) and
-// h = o·tc (lanes.Stage: pre-activations 8m+8 operations,
-// gates and state 10, with the 2 of each of the three logistic functions,
-// the cell's 3 and h's 1): it stores the state and, if traces is set,
-// advances the traces with the direct terms x = xd.
-func (c *Column) advance(i, f, g, o, cn, tc, h float64, xd []float64, traces bool) {
-	m := c.m
-	p := c.params
-	uf, ug, ui, uo := p[4*m+1], p[4*m+2], p[4*m], p[4*m+3]
-	hp, cp := c.h, c.c
-	c.h, c.c = h, cn
-	if !traces {
-		return
-	}
-
-	// Per-step scalars: 8 + 3 + 5 + 3 + 1 + 1 = 21 operations.
-	si, sf, sg, so := i*(1-i), f*(1-f), 1-g*g, o*(1-o)
-	ki, kf, kg := g*si, cp*sf, i*sg
-	A := kf*uf + kg*ug + ki*ui
-	B := o * (1 - tc*tc)
-	D := tc * so
-	E := D * uo
-	if c.Defect == DropRecurrentTerm {
-		A, E = 0, 0
-	}
-
-	// Traces: 8 operations per weight and recurrent scalar, 7 per bias.
-	lanes.ColumnTrace(c.hTrace, c.cTrace, xd[:m], f, A, B, E, D, ki, kf, kg, hp)
 }
 
 // OpsPerStep returns the number of floating-point additions, subtractions,

@@ -77,6 +77,8 @@ type Network struct {
 	rng *rand.Rand
 
 	frozen, learn []float64
+	hTrace        []float64   // the learning columns' ∂h/∂θ, their blocks one after the other
+	cTrace        []float64   // the learning columns' ∂c/∂θ
 	cols          []Column    // every feature, stage by stage; capacity MaxFeatures
 	stageStart    []int       // first feature of each stage, then Features()
 	stageBlocks   [][]float64 // the parameter blocks of each stage's columns, one after the other
@@ -89,7 +91,8 @@ type Network struct {
 	featNorm  normalizer
 	coef      []float64  // per learning column: w_k/max(ε, σ_k) of the last step
 	gates     stageGates // scratch of stepStage
-	steps     int        // steps taken in the current stage
+	traceCoef lanes.TraceCoef
+	steps     int // steps taken in the current stage
 }
 
 // NewNetwork returns a network at stage 0 with min(FeaturesPerStage,
@@ -248,10 +251,11 @@ func (n *Network) Step(x []float64) float64 {
 }
 
 // stepStage runs the columns of stage s on xf (direct terms xd, see
-// Column.step) in two phases: the pre-activations of every column and
-// their activations and state (lanes.Stage, the stage's columns in lanes),
-// then the traces of each column. It stores the
-// normalized features in n.in.
+// Column.step) in three calls for the whole stage: the pre-activations,
+// activations and state (lanes.Stage, the stage's columns in lanes), then,
+// if learn is set, the per-step scalars of the traces (lanes.TraceScalars)
+// and the traces (lanes.StageTrace). It stores the normalized features in
+// n.in.
 func (n *Network) stepStage(s int, xf, xd []float64, learn bool) {
 	lo, hi := n.stageStart[s], n.stageStart[s+1]
 	u := hi - lo
@@ -264,11 +268,16 @@ func (n *Network) stepStage(s int, xf, xd []float64, learn bool) {
 	}
 	lanes.Stage(ai, af, ag, ao, hp, cp, cn, tc, h, n.stageBlocks[s], xf)
 	for j := range cols {
-		col := &cols[j]
-		if learn {
-			col.Defect = n.Defect
+		cols[j].h, cols[j].c = h[j], cn[j]
+	}
+	if learn {
+		k := n.traceCoef
+		lanes.TraceScalars(k, ai, af, ag, ao, cp, tc, n.stageBlocks[s], len(xd))
+		if n.Defect == DropRecurrentTerm {
+			clear(k.A[:u])
+			clear(k.E[:u])
 		}
-		col.advance(ai[j], af[j], ag[j], ao[j], cn[j], tc[j], h[j], xd, learn)
+		lanes.StageTrace(n.hTrace, n.cTrace, xd, af, hp, k)
 	}
 	n.featNorm.updateAll(lo, h, n.in[n.top.Inputs+lo:])
 }
@@ -281,8 +290,16 @@ func (n *Network) Grad(dst []float64) {
 	if len(dst) != len(n.learn) {
 		panic(fmt.Sprintf("forward: network gradient has length %d, want %d", len(dst), len(n.learn)))
 	}
-	clear(dst)
-	n.AccumulateGrad(dst, 0)
+	// AccumulateGrad into zeros: d·0 + c·t is c·t + 0 (ScaleBlocks), 1·ĥ_k
+	// is ĥ_k, and the bias gets 1.
+	L := n.top.Learning()
+	lo, hi := n.stageStart[L], n.stageStart[L+1]
+	lanes.ScaleBlocks(dst[:n.offHead], n.coef[:hi-lo], n.hTrace)
+	m := n.top.Inputs
+	for k, hk := range n.in[m : m+hi] {
+		dst[n.offHead+k] = hk + 0
+	}
+	dst[n.offBias] = 1
 }
 
 // AccumulateGrad folds the gradient of the latest prediction into an
@@ -299,10 +316,7 @@ func (n *Network) AccumulateGrad(z []float64, decay float64) {
 	}
 	L := n.top.Learning()
 	lo, hi := n.stageStart[L], n.stageStart[L+1]
-	size := arch.ColumnParams(n.top.ColumnInputs(L))
-	for j := 0; j < hi-lo; j++ {
-		lanes.ScaleAdd(z[j*size:(j+1)*size], decay, n.coef[j], n.cols[lo+j].hTrace)
-	}
+	lanes.ScaleAddBlocks(z[:n.offHead], decay, n.coef[:hi-lo], n.hTrace)
 	// 1·ĥ_k is ĥ_k exactly.
 	m := n.top.Inputs
 	lanes.ScaleAdd(z[n.offHead:n.offBias], decay, 1, n.in[m:m+hi])

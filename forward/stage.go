@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/ccn-go/ccn/arch"
+	"github.com/ccn-go/ccn/internal/lanes"
 )
 
 // pcgStream is the fixed second word of the PCG state; the seed is the first.
@@ -26,20 +27,40 @@ func build(top arch.Network, cfg NetworkConfig) *Network {
 		featNorm:  newNormalizer(top.Norm, top.Norm.Enabled, maxF),
 		coef:      make([]float64, maxF),
 		gates:     newStageGates(maxF),
+		traceCoef: lanes.NewTraceCoef(maxF),
 	}
 	n.frozen = make([]float64, top.NumFrozen())
 	n.learn = make([]float64, top.NumLearnable())
 	L := top.Learning()
+	n.allocTraces(top)
 	for s, u := range top.Stages {
 		for j := 0; j < u; j++ {
 			n.cols = append(n.cols, Column{})
 			col := &n.cols[len(n.cols)-1]
-			col.init(top.ColumnInputs(s), top.Block(n.frozen, n.learn, s, j), s == L)
+			var ht, ct []float64
+			if s == L {
+				ht, ct = n.traceBlocks(top, j)
+			}
+			col.init(top.ColumnInputs(s), top.Block(n.frozen, n.learn, s, j), ht, ct)
 			n.randomize(col.params)
 		}
 	}
 	n.layout()
 	return n
+}
+
+// allocTraces allocates the traces of top's learning stage, its columns'
+// blocks one after the other (the layout of their parameters), so that
+// lanes.StageTrace and the gradient take them in one call.
+func (n *Network) allocTraces(top arch.Network) {
+	size := top.LearningColumns() * arch.ColumnParams(top.LearningColumnInputs())
+	n.hTrace, n.cTrace = make([]float64, size), make([]float64, size)
+}
+
+// traceBlocks returns the traces of learning column j.
+func (n *Network) traceBlocks(top arch.Network, j int) (ht, ct []float64) {
+	size := arch.ColumnParams(top.LearningColumnInputs())
+	return n.hTrace[j*size : (j+1)*size], n.cTrace[j*size : (j+1)*size]
 }
 
 // randomize fills a new column's block from U(-s, s).
@@ -112,10 +133,12 @@ func (n *Network) AdvanceStage() {
 		}
 	}
 	mc := top.LearningColumnInputs()
+	n.allocTraces(top)
 	for j := 0; j < u; j++ {
 		n.cols = append(n.cols, Column{})
 		col := &n.cols[len(n.cols)-1]
-		col.init(mc, top.Block(frozen, learn, top.Learning(), j), true)
+		ht, ct := n.traceBlocks(top, j)
+		col.init(mc, top.Block(frozen, learn, top.Learning(), j), ht, ct)
 		n.randomize(col.params)
 	}
 	n.top, n.frozen, n.learn = top, frozen, learn

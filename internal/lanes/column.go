@@ -130,6 +130,12 @@ func ColumnTrace(ht, ct, x []float64, f, A, B, E, D, ki, kf, kg, hp float64) {
 		clearUpper()
 		return
 	}
+	columnTraceScalar(ht, ct, x, f, A, B, E, D, ki, kf, kg, hp)
+}
+
+// columnTraceScalar is the scalar path of ColumnTrace.
+func columnTraceScalar(ht, ct, x []float64, f, A, B, E, D, ki, kf, kg, hp float64) {
+	m := len(x)
 	traceScalar(ht[0:m], ct[0:m], x, f, A, B, E, ki)
 	traceScalar(ht[m:2*m], ct[m:2*m], x, f, A, B, E, kf)
 	traceScalar(ht[2*m:3*m], ct[2*m:3*m], x, f, A, B, E, kg)
@@ -160,4 +166,93 @@ func ColumnTrace(ht, ct, x []float64, f, A, B, E, D, ki, kf, kg, hp float64) {
 	cNew = f*bc[3] + A*hOld
 	bc[3] = cNew
 	bh[3] = B*cNew + E*hOld + D
+}
+
+// TraceCoef holds the per-step scalars of the RTRL traces of a stage's
+// columns (ColumnTrace's A, B, E, κ_q and D): A, B and E one entry per
+// column, and K eight entries per column, the direct terms' coefficients of
+// c and of h per gate (i, f, g, o),
+//
+//	K[8j:8j+8] = κ_i, κ_f, κ_g, 0, 0, 0, 0, D
+//
+// so that the lane path loads the recurrent scalars' and biases' four
+// coefficients of c, and of h, as one vector each.
+type TraceCoef struct {
+	A, B, E []float64
+	K       []float64
+}
+
+// NewTraceCoef returns a TraceCoef for up to n columns.
+func NewTraceCoef(n int) TraceCoef {
+	return TraceCoef{A: make([]float64, n), B: make([]float64, n), E: make([]float64, n), K: make([]float64, 8*n)}
+}
+
+// check panics if k has room for fewer than u columns.
+func (k TraceCoef) check(name string, u int) {
+	if len(k.A) < u || len(k.B) < u || len(k.E) < u || len(k.K) < 8*u {
+		panic(fmt.Sprintf("lanes: %s of %d columns with coefficients for %d %d %d %d", name, u,
+			len(k.A), len(k.B), len(k.E), len(k.K)/8))
+	}
+}
+
+// TraceScalars derives the per-step scalars of the traces of a stage's
+// u = len(cp) columns into k: from column j's activations i[j], f[j], g[j],
+// o[j] (Cell's output), its previous cell state cp[j], tanh(c) tc[j] and
+// its recurrent weights u_q (block j of blocks, at 4m..4m+3 in the column
+// layout of package arch),
+//
+//	κ_i = g·i(1−i)    κ_f = cp·f(1−f)    κ_g = i·(1−g²)
+//	A = κ_f·u_f + κ_g·u_g + κ_i·u_i    B = o·(1−tc²)    D = tc·o(1−o)    E = D·u_o
+//
+// 21 operations per column. Both paths do them in this order and agree
+// bitwise (the lane path takes four columns per instruction).
+func TraceScalars(k TraceCoef, i, f, g, o, cp, tc, blocks []float64, m int) {
+	u := len(cp)
+	size := arch.ColumnParams(m)
+	if len(i) < u || len(f) < u || len(g) < u || len(o) < u || len(tc) < u || len(blocks) < u*size {
+		panic(fmt.Sprintf("lanes: TraceScalars of %d columns of %d inputs: %d parameters, activations %d %d %d %d %d",
+			u, m, len(blocks), len(i), len(f), len(g), len(o), len(tc)))
+	}
+	k.check("TraceScalars", u)
+	if useLanes {
+		traceScalarsLanes(k, i, f, g, o, cp, tc, blocks, m)
+		clearUpper()
+		return
+	}
+	for j := range u {
+		uq := blocks[j*size+4*m : j*size+4*m+4]
+		ij, fj, gj, oj, tj := i[j], f[j], g[j], o[j], tc[j]
+		si, sf, sg, so := ij*(1-ij), fj*(1-fj), 1-gj*gj, oj*(1-oj)
+		ki, kf, kg := gj*si, cp[j]*sf, ij*sg
+		k.A[j] = kf*uq[arch.GateF] + kg*uq[arch.GateG] + ki*uq[arch.GateI]
+		k.B[j] = oj * (1 - tj*tj)
+		D := tj * so
+		k.E[j] = D * uq[arch.GateO]
+		k.K[8*j], k.K[8*j+1], k.K[8*j+2], k.K[8*j+3] = ki, kf, kg, 0
+		k.K[8*j+4], k.K[8*j+5], k.K[8*j+6], k.K[8*j+7] = 0, 0, 0, D
+	}
+}
+
+// StageTrace advances the traces of a stage's u = len(hp) columns, whose
+// blocks (4m+8 entries, m = len(x)) lie one after the other in ht and ct:
+// ColumnTrace of block j with f[j], the scalars of column j in k and hp[j],
+// in one call. Both paths agree bitwise with ColumnTrace.
+func StageTrace(ht, ct, x, f, hp []float64, k TraceCoef) {
+	u, m := len(hp), len(x)
+	size := arch.ColumnParams(m)
+	if len(ht) != u*size || len(ct) != u*size || len(f) < u {
+		panic(fmt.Sprintf("lanes: StageTrace of %d columns of %d inputs with traces of length %d and %d, f %d",
+			u, m, len(ht), len(ct), len(f)))
+	}
+	k.check("StageTrace", u)
+	if useLanes {
+		stageTraceLanes(ht, ct, x, f, hp, k)
+		clearUpper()
+		return
+	}
+	for j, hpj := range hp {
+		kj := k.K[8*j : 8*j+8]
+		columnTraceScalar(ht[j*size:(j+1)*size], ct[j*size:(j+1)*size], x,
+			f[j], k.A[j], k.B[j], k.E[j], kj[7], kj[0], kj[1], kj[2], hpj)
+	}
 }

@@ -112,12 +112,8 @@ func stageLanes(ai, af, ag, ao, hp, cp, c, tc, h, blocks, x []float64) {
 		a1 := preactOne(blocks, x, j+1, hp[j+1])
 		a2 := preactOne(blocks, x, j+2, hp[j+2])
 		a3 := preactOne(blocks, x, j+3, hp[j+3])
-		// 4×4 transpose: (i0 i1 g0 g1), (f0 f1 o0 o1) and the same for
-		// columns 2, 3; then the 128-bit halves paired.
-		t0, t1 := a0.SelectFromPairGrouped(0, 2, a1), a0.SelectFromPairGrouped(1, 3, a1)
-		t2, t3 := a2.SelectFromPairGrouped(0, 2, a3), a2.SelectFromPairGrouped(1, 3, a3)
-		i, f, g, o, cn, t, hn := cell4(t0.Select128FromPair(0, 2, t2), t1.Select128FromPair(0, 2, t3),
-			t0.Select128FromPair(1, 3, t2), t1.Select128FromPair(1, 3, t3), ldAt(base(cp), j))
+		ai4, af4, ag4, ao4 := transpose4(a0, a1, a2, a3)
+		i, f, g, o, cn, t, hn := cell4(ai4, af4, ag4, ao4, ldAt(base(cp), j))
 		stAt(i, base(ai), j)
 		stAt(f, base(af), j)
 		stAt(g, base(ag), j)
@@ -204,4 +200,151 @@ func columnTraceLanes(ht, ct, x []float64, f, A, B, E, D, ki, kf, kg, hp float64
 	c = vf.Mul(ldAt(pc, 4*m+4)).Add(vA.Mul(h)).Add(kv)
 	stAt(c, pc, 4*m+4)
 	stAt(vB.Mul(c).Add(vE.Mul(h)).Add(dv), ph, 4*m+4)
+}
+
+// transpose4 turns four registers of four values into four registers of
+// their lanes: r_q holds lane q of a0, a1, a2, a3 (four columns' gate
+// registers into one register per gate).
+func transpose4(a0, a1, a2, a3 f64x4) (r0, r1, r2, r3 f64x4) {
+	// (a0₀ a1₀ a0₂ a1₂), (a0₁ a1₁ a0₃ a1₃) and the same for a2, a3; then
+	// the 128-bit halves paired.
+	t0, t1 := a0.SelectFromPairGrouped(0, 2, a1), a0.SelectFromPairGrouped(1, 3, a1)
+	t2, t3 := a2.SelectFromPairGrouped(0, 2, a3), a2.SelectFromPairGrouped(1, 3, a3)
+	return t0.Select128FromPair(0, 2, t2), t1.Select128FromPair(0, 2, t3),
+		t0.Select128FromPair(1, 3, t2), t1.Select128FromPair(1, 3, t3)
+}
+
+// traceScalarsLanes is TraceScalars four columns per instruction (the
+// recurrent weights of four columns transposed into one register per gate,
+// the coefficients κ_q and D transposed back into one register per
+// column; a last partial register takes the remaining columns).
+func traceScalarsLanes(k TraceCoef, i, f, g, o, cp, tc, blocks []float64, m int) {
+	u := len(cp)
+	n4 := u &^ 3
+	size := 4*m + 8
+	pb, pk := base(blocks), base(k.K)
+	zero := ld(&kZero)
+	for j := 0; j < n4; j += 4 {
+		ui, uf, ug, uo := transpose4(ldAt(pb, j*size+4*m), ldAt(pb, (j+1)*size+4*m),
+			ldAt(pb, (j+2)*size+4*m), ldAt(pb, (j+3)*size+4*m))
+		A, B, E, D, ki, kf, kg := traceScalars4(ldAt(base(i), j), ldAt(base(f), j), ldAt(base(g), j), ldAt(base(o), j),
+			ldAt(base(cp), j), ldAt(base(tc), j), ui, uf, ug, uo)
+		stAt(A, base(k.A), j)
+		stAt(B, base(k.B), j)
+		stAt(E, base(k.E), j)
+		k0, k1, k2, k3 := transpose4(ki, kf, kg, zero)
+		d0, d1, d2, d3 := transpose4(zero, zero, zero, D)
+		stAt(k0, pk, 8*j)
+		stAt(d0, pk, 8*j+4)
+		stAt(k1, pk, 8*j+8)
+		stAt(d1, pk, 8*j+12)
+		stAt(k2, pk, 8*j+16)
+		stAt(d2, pk, 8*j+20)
+		stAt(k3, pk, 8*j+24)
+		stAt(d3, pk, 8*j+28)
+	}
+	if n4 == u {
+		return
+	}
+	r := u - n4
+	u0, u1, u2 := ldAt(pb, n4*size+4*m), zero, zero
+	if r > 1 {
+		u1 = ldAt(pb, (n4+1)*size+4*m)
+	}
+	if r > 2 {
+		u2 = ldAt(pb, (n4+2)*size+4*m)
+	}
+	ui, uf, ug, uo := transpose4(u0, u1, u2, zero)
+	i, f, g, o, cp, tc = i[n4:u], f[n4:u], g[n4:u], o[n4:u], cp[n4:u], tc[n4:u]
+	A, B, E, D, ki, kf, kg := traceScalars4(archsimd.LoadFloat64x4SlicePart(i), archsimd.LoadFloat64x4SlicePart(f),
+		archsimd.LoadFloat64x4SlicePart(g), archsimd.LoadFloat64x4SlicePart(o),
+		archsimd.LoadFloat64x4SlicePart(cp), archsimd.LoadFloat64x4SlicePart(tc), ui, uf, ug, uo)
+	A.StoreSlicePart(k.A[n4:u])
+	B.StoreSlicePart(k.B[n4:u])
+	E.StoreSlicePart(k.E[n4:u])
+	k0, k1, k2, _ := transpose4(ki, kf, kg, zero)
+	d0, d1, d2, _ := transpose4(zero, zero, zero, D)
+	stAt(k0, pk, 8*n4)
+	stAt(d0, pk, 8*n4+4)
+	if r > 1 {
+		stAt(k1, pk, 8*n4+8)
+		stAt(d1, pk, 8*n4+12)
+	}
+	if r > 2 {
+		stAt(k2, pk, 8*n4+16)
+		stAt(d2, pk, 8*n4+20)
+	}
+}
+
+// traceScalars4 is TraceScalars for four columns with activations vi, vf,
+// vg, vo, previous cell states vcp, tanh(c) vt and recurrent weights ui,
+// uf, ug, uo (one register per gate).
+func traceScalars4(vi, vf, vg, vo, vcp, vt, ui, uf, ug, uo f64x4) (A, B, E, D, ki, kf, kg f64x4) {
+	one := ld(&kOne)
+	si, sf, sg, so := vi.Mul(one.Sub(vi)), vf.Mul(one.Sub(vf)), one.Sub(vg.Mul(vg)), vo.Mul(one.Sub(vo))
+	ki, kf, kg = vg.Mul(si), vcp.Mul(sf), vi.Mul(sg)
+	A = kf.Mul(uf).Add(kg.Mul(ug)).Add(ki.Mul(ui))
+	B = vo.Mul(one.Sub(vt.Mul(vt)))
+	D = vt.Mul(so)
+	return A, B, D.Mul(uo), D, ki, kf, kg
+}
+
+// stageTraceLanes is StageTrace: for m a multiple of 4 one loop over the
+// columns (stageTraceAt), else ColumnTrace's lane path column by column.
+func stageTraceLanes(ht, ct, x, f, hp []float64, k TraceCoef) {
+	u, m := len(hp), len(x)
+	if m%4 == 0 {
+		stageTraceAt(base(ht), base(ct), base(x), base(f), base(hp), &k, u, m)
+		return
+	}
+	size := 4*m + 8
+	for j, hpj := range hp {
+		kj := k.K[8*j : 8*j+8]
+		columnTraceLanes(ht[j*size:(j+1)*size], ct[j*size:(j+1)*size], x,
+			f[j], k.A[j], k.B[j], k.E[j], kj[7], kj[0], kj[1], kj[2], hpj)
+	}
+}
+
+// stageTraceAt advances the traces of u columns of m inputs (a multiple of
+// 4) as columnTraceLanes does for one, the columns' scalars broadcast from
+// k and their blocks taken in turn (a function of its own, see dot4At).
+//
+//go:noinline
+func stageTraceAt(ph, pc, px, pf, php unsafe.Pointer, k *TraceCoef, u, m int) {
+	pA, pB, pE, pk := base(k.A), base(k.B), base(k.E), base(k.K)
+	m2, m3, size := 2*m, 3*m, 4*m+8
+	for j := 0; j < u; j++ {
+		vf, vA, vB, vE := bc(*at(pf, j)), bc(*at(pA, j)), bc(*at(pB, j)), bc(*at(pE, j))
+		kq := unsafe.Add(pk, 64*j)
+		vki, vkf, vkg, vD := bc(*at(kq, 0)), bc(*at(kq, 1)), bc(*at(kq, 2)), bc(*at(kq, 7))
+		for i := 0; i < m; i += 4 {
+			xv := ldAt(px, i)
+			h := ldAt(ph, i)
+			c := vf.Mul(ldAt(pc, i)).Add(vA.Mul(h)).Add(vki.Mul(xv))
+			stAt(c, pc, i)
+			stAt(vB.Mul(c).Add(vE.Mul(h)), ph, i)
+			h = ldAt(ph, m+i)
+			c = vf.Mul(ldAt(pc, m+i)).Add(vA.Mul(h)).Add(vkf.Mul(xv))
+			stAt(c, pc, m+i)
+			stAt(vB.Mul(c).Add(vE.Mul(h)), ph, m+i)
+			h = ldAt(ph, m2+i)
+			c = vf.Mul(ldAt(pc, m2+i)).Add(vA.Mul(h)).Add(vkg.Mul(xv))
+			stAt(c, pc, m2+i)
+			stAt(vB.Mul(c).Add(vE.Mul(h)), ph, m2+i)
+			h = ldAt(ph, m3+i)
+			c = vf.Mul(ldAt(pc, m3+i)).Add(vA.Mul(h))
+			stAt(c, pc, m3+i)
+			stAt(vB.Mul(c).Add(vE.Mul(h)).Add(vD.Mul(xv)), ph, m3+i)
+		}
+		kv, dv, vh := ldAt(kq, 0), ldAt(kq, 4), bc(*at(php, j))
+		h := ldAt(ph, 4*m)
+		c := vf.Mul(ldAt(pc, 4*m)).Add(vA.Mul(h)).Add(kv.Mul(vh))
+		stAt(c, pc, 4*m)
+		stAt(vB.Mul(c).Add(vE.Mul(h)).Add(dv.Mul(vh)), ph, 4*m)
+		h = ldAt(ph, 4*m+4)
+		c = vf.Mul(ldAt(pc, 4*m+4)).Add(vA.Mul(h)).Add(kv)
+		stAt(c, pc, 4*m+4)
+		stAt(vB.Mul(c).Add(vE.Mul(h)).Add(dv), ph, 4*m+4)
+		ph, pc = unsafe.Add(ph, 8*size), unsafe.Add(pc, 8*size)
+	}
 }

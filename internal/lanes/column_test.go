@@ -168,3 +168,73 @@ func TestStageIsPreactThenCell(t *testing.T) {
 		}
 	}
 }
+
+// TestTraceScalarsBitwise checks TraceScalars against the formulas written
+// out here, bitwise, for stages of 1 to 9 columns (lane registers and
+// tails), and that no column's recurrent weights are mixed up.
+func TestTraceScalarsBitwise(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 24))
+	for _, m := range []int{1, 5, 12} {
+		for u := 1; u <= 9; u++ {
+			size := arch.ColumnParams(m)
+			blocks := randVec(rng, u*size)
+			var act [4][]float64
+			for q := range act {
+				act[q] = make([]float64, u)
+				for j := range act[q] {
+					act[q][j] = rng.Float64()
+				}
+			}
+			cp, tc := randVec(rng, u), randVec(rng, u)
+			k := NewTraceCoef(u)
+			TraceScalars(k, act[0], act[1], act[2], act[3], cp, tc, blocks, m)
+			for j := range u {
+				i, f, g, o := act[0][j], act[1][j], act[2][j], act[3][j]
+				ui, uf, ug, uo := blocks[j*size+arch.ColIdxU(m, arch.GateI)], blocks[j*size+arch.ColIdxU(m, arch.GateF)],
+					blocks[j*size+arch.ColIdxU(m, arch.GateG)], blocks[j*size+arch.ColIdxU(m, arch.GateO)]
+				ki, kf, kg := g*(i*(1-i)), cp[j]*(f*(1-f)), i*(1-g*g)
+				D := tc[j] * (o * (1 - o))
+				want := [11]float64{kf*uf + kg*ug + ki*ui, o * (1 - tc[j]*tc[j]), D * uo, ki, kf, kg, 0, 0, 0, 0, D}
+				got := [11]float64{k.A[j], k.B[j], k.E[j]}
+				copy(got[3:], k.K[8*j:8*j+8])
+				if got != want {
+					t.Errorf("m=%d u=%d column %d: A, B, E, K = %v, want %v", m, u, j, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestStageTraceIsColumnTrace checks StageTrace bitwise against ColumnTrace
+// of each column's block, for stages of 1 to 6 columns with and without
+// input tails (a mix-up of blocks or coefficients fails it).
+func TestStageTraceIsColumnTrace(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 26))
+	for _, m := range []int{1, 4, 7, 12} {
+		for u := 1; u <= 6; u++ {
+			size := arch.ColumnParams(m)
+			x, f, hp := randVec(rng, m), randVec(rng, u), randVec(rng, u)
+			k := NewTraceCoef(u)
+			for _, s := range [][]float64{k.A, k.B, k.E} {
+				copy(s, randVec(rng, u))
+			}
+			for j := range u { // κ_i, κ_f, κ_g, 0, 0, 0, 0, D
+				copy(k.K[8*j:8*j+3], randVec(rng, 3))
+				k.K[8*j+7] = rng.NormFloat64()
+			}
+			ht, ct := randVec(rng, u*size), randVec(rng, u*size)
+			wh, wc := append([]float64(nil), ht...), append([]float64(nil), ct...)
+			StageTrace(ht, ct, x, f, hp, k)
+			for j := range u {
+				b := j * size
+				kj := k.K[8*j:]
+				ColumnTrace(wh[b:b+size], wc[b:b+size], x, f[j], k.A[j], k.B[j], k.E[j], kj[7], kj[0], kj[1], kj[2], hp[j])
+			}
+			for p := range ht {
+				if ht[p] != wh[p] || ct[p] != wc[p] {
+					t.Fatalf("m=%d u=%d entry %d: (h %v, c %v), want (%v, %v)", m, u, p, ht[p], ct[p], wh[p], wc[p])
+				}
+			}
+		}
+	}
+}

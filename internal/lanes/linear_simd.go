@@ -65,3 +65,72 @@ func addScaledLanes(z []float64, c float64, t []float64) {
 		z[i] += c * t[i]
 	}
 }
+
+func scaleLanes(z []float64, c float64, t []float64) {
+	n := len(z) &^ 3
+	if n > 0 {
+		scaleAt(base(z), base(t), n, c)
+	}
+	for i := n; i < len(z); i++ {
+		z[i] = c*t[i] + 0
+	}
+}
+
+// scaleAt is the loop of scaleLanes over the first n (a multiple of 4)
+// entries (a function of its own, see dot4At).
+//
+//go:noinline
+func scaleAt(pz, pt unsafe.Pointer, n int, c float64) {
+	vc, zero := bc(c), ld(&kZero)
+	for k := 0; k < n; k += 4 {
+		stAt(vc.Mul(ldAt(pt, k)).Add(zero), pz, k)
+	}
+}
+
+// scaleAddBlocksLanes is ScaleAddBlocks with blocks of n entries: one loop
+// over all blocks when n is a multiple of 4 (a network's column blocks,
+// 4m+8 entries), else scaleAddLanes block by block.
+func scaleAddBlocksLanes(z []float64, d float64, c, t []float64, n int) {
+	if n%4 == 0 && n > 0 {
+		scaleAddBlocksAt(base(z), base(t), base(c), len(c), n, d)
+		return
+	}
+	for j, cj := range c {
+		scaleAddLanes(z[j*n:(j+1)*n], d, cj, t[j*n:(j+1)*n])
+	}
+}
+
+//go:noinline
+func scaleAddBlocksAt(pz, pt, pc unsafe.Pointer, nb, n int, d float64) {
+	vd := bc(d)
+	for j := 0; j < nb; j++ {
+		vc := bc(*at(pc, j))
+		for k := 0; k < n; k += 4 {
+			stAt(vd.Mul(ldAt(pz, k)).Add(vc.Mul(ldAt(pt, k))), pz, k)
+		}
+		pz, pt = unsafe.Add(pz, 8*n), unsafe.Add(pt, 8*n)
+	}
+}
+
+// scaleBlocksLanes is ScaleBlocks, organized as scaleAddBlocksLanes.
+func scaleBlocksLanes(z, c, t []float64, n int) {
+	if n%4 == 0 && n > 0 {
+		scaleBlocksAt(base(z), base(t), base(c), len(c), n)
+		return
+	}
+	for j, cj := range c {
+		scaleLanes(z[j*n:(j+1)*n], cj, t[j*n:(j+1)*n])
+	}
+}
+
+//go:noinline
+func scaleBlocksAt(pz, pt, pc unsafe.Pointer, nb, n int) {
+	zero := ld(&kZero)
+	for j := 0; j < nb; j++ {
+		vc := bc(*at(pc, j))
+		for k := 0; k < n; k += 4 {
+			stAt(vc.Mul(ldAt(pt, k)).Add(zero), pz, k)
+		}
+		pz, pt = unsafe.Add(pz, 8*n), unsafe.Add(pt, 8*n)
+	}
+}

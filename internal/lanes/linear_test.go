@@ -235,3 +235,44 @@ func TestLSTMBackwardAndSumWindowBitwise(t *testing.T) {
 		}
 	}
 }
+
+// TestBlockKernelsBitwise checks ScaleAddBlocks and ScaleBlocks against the
+// formulas written out here, bitwise (the sign of zero included), for 1 to
+// 4 blocks of 1 to 9 entries (whole registers and tails).
+func TestBlockKernelsBitwise(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for nb := 1; nb <= 4; nb++ {
+		for n := 1; n <= 9; n++ {
+			c, tv, z0 := randVec(rng, nb), randVec(rng, nb*n), randVec(rng, nb*n)
+			tv[0], c[0] = 0, -math.Abs(c[0]) // c·t = −0
+			d := rng.Float64()
+			z := append([]float64(nil), z0...)
+			ScaleAddBlocks(z, d, c, tv)
+			for p := range z {
+				if w := d*z0[p] + c[p/n]*tv[p]; math.Float64bits(z[p]) != math.Float64bits(w) {
+					t.Errorf("ScaleAddBlocks %d blocks of %d [%d] = %v, want %v", nb, n, p, z[p], w)
+				}
+			}
+			ScaleBlocks(z, c, tv)
+			for p := range z {
+				var zero float64
+				if w := 0*zero + c[p/n]*tv[p]; math.Float64bits(z[p]) != math.Float64bits(w) {
+					t.Errorf("ScaleBlocks %d blocks of %d [%d] = %v, want %v (into zeros with d = 0)", nb, n, p, z[p], w)
+				}
+			}
+		}
+	}
+	for name, f := range map[string]func(){
+		"5 entries in 2 blocks": func() { ScaleBlocks(make([]float64, 5), make([]float64, 2), make([]float64, 5)) },
+		"t longer than z":       func() { ScaleAddBlocks(make([]float64, 4), 1, make([]float64, 2), make([]float64, 6)) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", name)
+				}
+			}()
+			f()
+		}()
+	}
+}

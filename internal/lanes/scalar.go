@@ -38,3 +38,13 @@ func lstmBackwardLanes(da, dh, carry, next, whh []float64, gates, tc, cp [][]flo
 }
 func sumWindowLanes(g, d []float64, n4, w int)                         { panic(unreachable) }
 func stageLanes(ai, af, ag, ao, hp, cp, c, tc, h, blocks, x []float64) { panic(unreachable) }
+
+// The stage-wide trace and gradient kernels (package forward's learning
+// stage).
+func scaleLanes(z []float64, c float64, t []float64)                    { panic(unreachable) }
+func scaleAddBlocksLanes(z []float64, d float64, c, t []float64, n int) { panic(unreachable) }
+func scaleBlocksLanes(z, c, t []float64, n int)                         { panic(unreachable) }
+func traceScalarsLanes(k TraceCoef, i, f, g, o, cp, tc, blocks []float64, m int) {
+	panic(unreachable)
+}
+func stageTraceLanes(ht, ct, x, f, hp []float64, k TraceCoef) { panic(unreachable) }
