@@ -46,9 +46,10 @@ keep_predictions() {
 
 run() {
 	mkdir -p "$work"
-	# The lane build, like make build (summary.json records "kernels": "simd").
+	# The lane build, like make build (summary.json records "kernels": "simd" and,
+	# with -buildvcs=auto whatever GOFLAGS says, the revision).
 	# A new file renamed into place: runs still using the old binary keep it.
-	(cd "$repo" && GOEXPERIMENT=simd go build -o "$ccn.new" ./cmd/ccn) && mv "$ccn.new" "$ccn"
+	(cd "$repo" && GOEXPERIMENT=simd go build -buildvcs=auto -o "$ccn.new" ./cmd/ccn) && mv "$ccn.new" "$ccn"
 	if [ -d "$committed/runs" ]; then
 		cp -Rn "$committed/runs" "$work/" # never overwrite a run computed here
 	fi
