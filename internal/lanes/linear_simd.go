@@ -100,15 +100,32 @@ func scaleAddBlocksLanes(z []float64, d float64, c, t []float64, n int) {
 	}
 }
 
+// scaleAddBlocksAt is the loop of scaleAddBlocksLanes over nb blocks of n
+// entries (n a multiple of 4), two quads per step (a function of its own,
+// see dot4At). Its pointers move along a block but never past its last
+// quad (Go pointers must not point beyond their allocation).
+//
 //go:noinline
 func scaleAddBlocksAt(pz, pt, pc unsafe.Pointer, nb, n int, d float64) {
 	vd := bc(d)
-	for j := 0; j < nb; j++ {
+	for j := range nb {
 		vc := bc(*at(pc, j))
-		for k := 0; k < n; k += 4 {
-			stAt(vd.Mul(ldAt(pz, k)).Add(vc.Mul(ldAt(pt, k))), pz, k)
+		z, t := unsafe.Add(pz, 8*n*j), unsafe.Add(pt, 8*n*j)
+		if n%8 != 0 {
+			stAt(vd.Mul(ldAt(z, 0)).Add(vc.Mul(ldAt(t, 0))), z, 0)
+			if n == 4 {
+				continue
+			}
+			z, t = unsafe.Add(z, 32), unsafe.Add(t, 32)
 		}
-		pz, pt = unsafe.Add(pz, 8*n), unsafe.Add(pt, 8*n)
+		for i := n / 8; ; {
+			stAt(vd.Mul(ldAt(z, 0)).Add(vc.Mul(ldAt(t, 0))), z, 0)
+			stAt(vd.Mul(ldAt(z, 4)).Add(vc.Mul(ldAt(t, 4))), z, 4)
+			if i--; i == 0 {
+				break
+			}
+			z, t = unsafe.Add(z, 64), unsafe.Add(t, 64)
+		}
 	}
 }
 
@@ -123,14 +140,29 @@ func scaleBlocksLanes(z, c, t []float64, n int) {
 	}
 }
 
+// scaleBlocksAt is the loop of scaleBlocksLanes, organized as
+// scaleAddBlocksAt.
+//
 //go:noinline
 func scaleBlocksAt(pz, pt, pc unsafe.Pointer, nb, n int) {
 	zero := ld(&kZero)
-	for j := 0; j < nb; j++ {
+	for j := range nb {
 		vc := bc(*at(pc, j))
-		for k := 0; k < n; k += 4 {
-			stAt(vc.Mul(ldAt(pt, k)).Add(zero), pz, k)
+		z, t := unsafe.Add(pz, 8*n*j), unsafe.Add(pt, 8*n*j)
+		if n%8 != 0 {
+			stAt(vc.Mul(ldAt(t, 0)).Add(zero), z, 0)
+			if n == 4 {
+				continue
+			}
+			z, t = unsafe.Add(z, 32), unsafe.Add(t, 32)
 		}
-		pz, pt = unsafe.Add(pz, 8*n), unsafe.Add(pt, 8*n)
+		for i := n / 8; ; {
+			stAt(vc.Mul(ldAt(t, 0)).Add(zero), z, 0)
+			stAt(vc.Mul(ldAt(t, 4)).Add(zero), z, 4)
+			if i--; i == 0 {
+				break
+			}
+			z, t = unsafe.Add(z, 64), unsafe.Add(t, 64)
+		}
 	}
 }

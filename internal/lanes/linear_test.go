@@ -238,11 +238,11 @@ func TestLSTMBackwardAndSumWindowBitwise(t *testing.T) {
 
 // TestBlockKernelsBitwise checks ScaleAddBlocks and ScaleBlocks against the
 // formulas written out here, bitwise (the sign of zero included), for 1 to
-// 4 blocks of 1 to 9 entries (whole registers and tails).
+// 4 blocks of 1 to 13 entries (whole registers, pairs of them, and tails).
 func TestBlockKernelsBitwise(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	for nb := 1; nb <= 4; nb++ {
-		for n := 1; n <= 9; n++ {
+		for n := 1; n <= 13; n++ {
 			c, tv, z0 := randVec(rng, nb), randVec(rng, nb*n), randVec(rng, nb*n)
 			tv[0], c[0] = 0, -math.Abs(c[0]) // c·t = −0
 			d := rng.Float64()
