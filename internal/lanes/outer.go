@@ -98,8 +98,8 @@ func LSTMDelta(da, dh, carry, gates, tc, cp []float64) {
 //
 // with H = len(dh) and W_hh (4H rows of H) in whh. dh, carry and next (H
 // each, scratch) are overwritten. Both paths do the operations of LSTMDelta
-// and AddMulT in their order and agree bitwise; the lane path runs the
-// whole window in one call.
+// and AddMulT in their order and agree bitwise; the lane path (H ≥ 4) runs
+// the whole window in one call.
 func LSTMBackward(da, dh, carry, next, whh []float64, gates, tc, cp [][]float64, cut bool) {
 	H, w := len(dh), len(gates)
 	if len(da) < 4*H*w || len(carry) != H || len(next) != H || len(whh) != 4*H*H || len(tc) != w || len(cp) != w {
@@ -113,7 +113,7 @@ func LSTMBackward(da, dh, carry, next, whh []float64, gates, tc, cp [][]float64,
 		}
 	}
 	clear(carry)
-	if useLanes && H >= 4 && H%4 == 0 {
+	if useLanes && H >= 4 {
 		lstmBackwardLanes(da, dh, carry, next, whh, gates, tc, cp, cut)
 		clearUpper()
 		return

@@ -204,32 +204,45 @@ func lstmDeltaLanes(da, dh, carry, gates, tc, cp []float64) {
 	lstmDeltaScalar(da, dh, carry, gates, tc, cp, n4)
 }
 
-// lstmBackwardLanes is LSTMBackward for H a multiple of 4: per step of the
-// window one call for δa (lstmDeltaAt) and one for W_hhᵀ·δa (mulTAt).
+// lstmBackwardLanes is LSTMBackward for H ≥ 4: per step of the window one
+// call for δa (lstmDeltaAt, then the scalar loop for the last H mod 4 units)
+// and one for W_hhᵀ·δa (mulTAt, then the last H mod 4 entries by partial
+// loads).
 func lstmBackwardLanes(da, dh, carry, next, whh []float64, gates, tc, cp [][]float64, cut bool) {
 	H, w := len(dh), len(gates)
+	n4 := H &^ 3
 	pa, pk, pw := base(da), base(carry), base(whh)
-	ph, pn := base(dh), base(next)
 	for n := range w {
 		pda := unsafe.Add(pa, 8*4*H*n)
-		lstmDeltaAt(pda, ph, pk, base(gates[n]), base(tc[n]), base(cp[n]), H)
+		dan := da[n*4*H : (n+1)*4*H]
+		lstmDeltaAt(pda, base(dh), pk, base(gates[n]), base(tc[n]), base(cp[n]), H, n4)
+		if n4 < H {
+			lstmDeltaScalar(dan, dh, carry, gates[n], tc[n], cp[n], n4)
+		}
 		if cut {
 			clear(carry)
 		}
 		if n < w-1 {
-			mulTAt(pn, pw, pda, 4*H, H)
-			ph, pn = pn, ph
+			mulTAt(base(next), pw, pda, 4*H, H, n4)
+			if n4 < H {
+				acc := bc(0)
+				for r, dr := range dan {
+					acc = acc.Add(bc(dr).Mul(archsimd.LoadFloat64x4SlicePart(whh[r*H+n4 : (r+1)*H])))
+				}
+				acc.StoreSlicePart(next[n4:])
+			}
+			dh, next = next, dh
 		}
 	}
 }
 
-// lstmDeltaAt is lstmDeltaLanes's loop over H (a multiple of 4) units, on
-// base pointers.
+// lstmDeltaAt is lstmDeltaLanes's loop over the first n4 (a multiple of 4)
+// of H units, on base pointers.
 //
 //go:noinline
-func lstmDeltaAt(pa, ph, pk, pg, pt, pc unsafe.Pointer, H int) {
+func lstmDeltaAt(pa, ph, pk, pg, pt, pc unsafe.Pointer, H, n4 int) {
 	one := bc(1)
-	for j := 0; j < H; j += 4 {
+	for j := 0; j < n4; j += 4 {
 		i, f, g, o := ldAt(pg, j), ldAt(pg, H+j), ldAt(pg, 2*H+j), ldAt(pg, 3*H+j)
 		t, d := ldAt(pt, j), ldAt(ph, j)
 		dc := d.Mul(o).Mul(one.Sub(t.Mul(t))).Add(ldAt(pk, j))
@@ -242,12 +255,13 @@ func lstmDeltaAt(pa, ph, pk, pg, pt, pc unsafe.Pointer, H int) {
 	}
 }
 
-// mulTAt sets z = 0 + Wᵀ·d for W of rows rows of m entries (m a multiple of
-// 4), each quad of z summed in a register over the rows in order.
+// mulTAt sets z[:n4] = 0 + Wᵀ·d for W of rows rows of m entries (n4 ≤ m a
+// multiple of 4), each quad of z summed in a register over the rows in
+// order.
 //
 //go:noinline
-func mulTAt(pz, pw, pd unsafe.Pointer, rows, m int) {
-	for j := 0; j < m; j += 4 {
+func mulTAt(pz, pw, pd unsafe.Pointer, rows, m, n4 int) {
+	for j := 0; j < n4; j += 4 {
 		acc := bc(0)
 		pr := unsafe.Add(pw, 8*j)
 		for r := range rows {
