@@ -144,12 +144,12 @@ func TestCellOneColumnMatchesStage(t *testing.T) {
 }
 
 // TestStageIsPreactThenCell checks Stage bitwise against Preact followed by
-// Cell for stages of 1 to 9 columns (one column, and whole registers of
-// four, take their own lane paths).
+// Cell for stages of 1 to 13 columns (one column, and whole registers of
+// four or eight, take their own lane paths).
 func TestStageIsPreactThenCell(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
 	for _, m := range []int{1, 4, 7, 12, 16, 275} {
-		for u := 1; u <= 9; u++ {
+		for u := 1; u <= 13; u++ {
 			x, hp, cp, p := randVec(rng, m), randVec(rng, u), randVec(rng, u), randVec(rng, u*arch.ColumnParams(m))
 			var got, want [7][]float64
 			for k := range got {
