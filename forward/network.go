@@ -92,7 +92,12 @@ type Network struct {
 	coef      []float64  // per learning column: w_k/max(ε, σ_k) of the last step
 	gates     stageGates // scratch of stepStage
 	traceCoef lanes.TraceCoef
-	steps     int // steps taken in the current stage
+	// pending is set when the learning stage's trace update of the last
+	// Step is still to be done (applyTraces): Step leaves it to the
+	// gradient, which folds the new ∂h/∂θ as it computes them (each trace
+	// read once per step), or else to the next Step.
+	pending bool
+	steps   int // steps taken in the current stage
 }
 
 // NewNetwork returns a network at stage 0 with min(FeaturesPerStage,
@@ -192,6 +197,7 @@ func (n *Network) NormalizedFeatures() []float64 {
 // normalization statistics to μ = 0, σ² = 1 and restarts the count of steps in
 // the stage. Parameters, stage and topology are unchanged.
 func (n *Network) Reset() {
+	n.pending = false
 	for k := range n.cols {
 		n.cols[k].Reset()
 	}
@@ -213,6 +219,7 @@ func (n *Network) Step(x []float64) float64 {
 	if len(x) != m {
 		panic(fmt.Sprintf("forward: network input has length %d, want %d", len(x), m))
 	}
+	n.applyTraces(nil, 0, false)
 	if n.cfg.StepsPerStage > 0 && n.steps >= n.cfg.StepsPerStage && len(n.cols) < n.cfg.MaxFeatures {
 		n.AdvanceStage()
 	}
@@ -251,11 +258,11 @@ func (n *Network) Step(x []float64) float64 {
 }
 
 // stepStage runs the columns of stage s on xf (direct terms xd, see
-// Column.step) in three calls for the whole stage: the pre-activations,
+// Column.step) in calls for the whole stage: the pre-activations,
 // activations and state (lanes.Stage, the stage's columns in lanes), then,
-// if learn is set, the per-step scalars of the traces (lanes.TraceScalars)
-// and the traces (lanes.StageTrace). It stores the normalized features in
-// n.in.
+// if learn is set, the per-step scalars of the traces (lanes.TraceScalars);
+// the traces themselves are left pending (applyTraces). It stores the
+// normalized features in n.in.
 func (n *Network) stepStage(s int, xf, xd []float64, learn bool) {
 	lo, hi := n.stageStart[s], n.stageStart[s+1]
 	u := hi - lo
@@ -277,9 +284,35 @@ func (n *Network) stepStage(s int, xf, xd []float64, learn bool) {
 			clear(k.A[:u])
 			clear(k.E[:u])
 		}
-		lanes.StageTrace(n.hTrace, n.cTrace, xd, af, hp, k)
+		n.pending = true
 	}
 	n.featNorm.updateAll(lo, h, n.in[n.top.Inputs+lo:])
+}
+
+// applyTraces does the learning stage's pending trace update of the last
+// Step (lanes.StageTrace on what Step left: the direct terms xd in n.in,
+// the previous h and f of the learning columns in n.gates and the scalars
+// in n.traceCoef; nothing writes them before the next Step, which applies
+// the update first). With z not nil it folds the new traces into z's
+// learning blocks as it computes them (lanes.StageTraceFold with the
+// coefficients n.coef: d·z + coef·∂h/∂θ if add, else coef·∂h/∂θ + 0). It
+// reports whether an update was pending.
+func (n *Network) applyTraces(z []float64, d float64, add bool) bool {
+	if !n.pending {
+		return false
+	}
+	n.pending = false
+	L := n.top.Learning()
+	lo, hi := n.stageStart[L], n.stageStart[L+1]
+	u := hi - lo
+	xd := n.in[:n.top.Inputs+lo]
+	hp, f := n.gates.hp[:u], n.gates.a[arch.GateF][:u]
+	if z == nil {
+		lanes.StageTrace(n.hTrace, n.cTrace, xd, f, hp, n.traceCoef)
+		return true
+	}
+	lanes.StageTraceFold(n.hTrace, n.cTrace, xd, f, hp, n.traceCoef, z, d, n.coef[:u], add)
+	return true
 }
 
 // Grad writes ∂y_t/∂θ of the last Step into dst (length NumParams), in the
@@ -294,7 +327,9 @@ func (n *Network) Grad(dst []float64) {
 	// is ĥ_k, and the bias gets 1.
 	L := n.top.Learning()
 	lo, hi := n.stageStart[L], n.stageStart[L+1]
-	lanes.ScaleBlocks(dst[:n.offHead], n.coef[:hi-lo], n.hTrace)
+	if !n.applyTraces(dst[:n.offHead], 0, false) {
+		lanes.ScaleBlocks(dst[:n.offHead], n.coef[:hi-lo], n.hTrace)
+	}
 	m := n.top.Inputs
 	for k, hk := range n.in[m : m+hi] {
 		dst[n.offHead+k] = hk + 0
@@ -316,7 +351,9 @@ func (n *Network) AccumulateGrad(z []float64, decay float64) {
 	}
 	L := n.top.Learning()
 	lo, hi := n.stageStart[L], n.stageStart[L+1]
-	lanes.ScaleAddBlocks(z[:n.offHead], decay, n.coef[:hi-lo], n.hTrace)
+	if !n.applyTraces(z[:n.offHead], decay, true) {
+		lanes.ScaleAddBlocks(z[:n.offHead], decay, n.coef[:hi-lo], n.hTrace)
+	}
 	// 1·ĥ_k is ĥ_k exactly.
 	m := n.top.Inputs
 	lanes.ScaleAdd(z[n.offHead:n.offBias], decay, 1, n.in[m:m+hi])

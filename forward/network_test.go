@@ -377,3 +377,55 @@ func TestNetworkAccumulateGrad(t *testing.T) {
 	assert.Zero(t, testing.AllocsPerRun(100, func() { n.AccumulateGrad(z, 0.9) }))
 	assert.Panics(t, func() { n.AccumulateGrad(make([]float64, 3), 0.9) })
 }
+
+// The trace update a Step leaves pending (done by the next gradient or
+// Step) gives the same bits whatever is called after the Step: Grad once or
+// twice, AccumulateGrad before Grad, or several Steps before one Grad, across
+// stage changes.
+func TestNetworkPendingTracesOrder(t *testing.T) {
+	cfg := NetworkConfig{Inputs: 4, FeaturesPerStage: 5, MaxFeatures: 15, StepsPerStage: 9,
+		Norm: arch.Normalization{Enabled: true, Decay: 0.9}, Seed: 5}
+	a, b, c := NewNetwork(cfg), NewNetwork(cfg), NewNetwork(cfg)
+	rng := rand.New(rand.NewPCG(3, 4))
+	x := make([]float64, 4)
+	bits := func(v []float64) []uint64 {
+		out := make([]uint64, len(v))
+		for i, f := range v {
+			out[i] = math.Float64bits(f)
+		}
+		return out
+	}
+	var za, zb []float64
+	for step := 0; step < 40; step++ {
+		for i := range x {
+			x[i] = rng.NormFloat64()
+		}
+		a.Step(x)
+		b.Step(x)
+		c.Step(x)
+		if len(za) != a.NumParams() { // a new stage: random head weights (0 at first), the same in all three
+			za, zb = make([]float64, a.NumParams()), make([]float64, a.NumParams())
+			for i := range a.Params() {
+				p := rng.NormFloat64()
+				a.Params()[i], b.Params()[i], c.Params()[i] = p, p, p
+			}
+		}
+		g1, g2, gb := make([]float64, a.NumParams()), make([]float64, a.NumParams()), make([]float64, a.NumParams())
+		a.Grad(g1)
+		a.Grad(g2)
+		require.Equal(t, bits(g1), bits(g2), "step %d: Grad twice", step)
+		for i := range za {
+			za[i] = 0.9*za[i] + g1[i]
+		}
+		b.AccumulateGrad(zb, 0.9)
+		b.Grad(gb)
+		require.Equal(t, bits(g1), bits(gb), "step %d: Grad after AccumulateGrad", step)
+		require.Equal(t, bits(za), bits(zb), "step %d: AccumulateGrad first", step)
+		if step%4 == 3 { // c takes its gradient every fourth step only
+			gc := make([]float64, c.NumParams())
+			c.Grad(gc)
+			require.Equal(t, bits(g1), bits(gc), "step %d: Grad after Steps without one", step)
+		}
+	}
+	assert.Equal(t, 2, a.Stage(), "the test crossed stage changes")
+}

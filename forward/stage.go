@@ -142,6 +142,7 @@ func (n *Network) AdvanceStage() {
 		n.randomize(col.params)
 	}
 	n.top, n.frozen, n.learn = top, frozen, learn
+	n.pending = false // the former learning columns' traces are dropped
 	n.layout()
 	n.steps = 0
 	switch n.Defect {

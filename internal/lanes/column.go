@@ -238,13 +238,8 @@ func TraceScalars(k TraceCoef, i, f, g, o, cp, tc, blocks []float64, m int) {
 // ColumnTrace of block j with f[j], the scalars of column j in k and hp[j],
 // in one call. Both paths agree bitwise with ColumnTrace.
 func StageTrace(ht, ct, x, f, hp []float64, k TraceCoef) {
-	u, m := len(hp), len(x)
-	size := arch.ColumnParams(m)
-	if len(ht) != u*size || len(ct) != u*size || len(f) < u {
-		panic(fmt.Sprintf("lanes: StageTrace of %d columns of %d inputs with traces of length %d and %d, f %d",
-			u, m, len(ht), len(ct), len(f)))
-	}
-	k.check("StageTrace", u)
+	checkStageTrace("StageTrace", ht, ct, x, f, hp, k)
+	size := arch.ColumnParams(len(x))
 	if useLanes {
 		stageTraceLanes(ht, ct, x, f, hp, k)
 		clearUpper()
@@ -255,4 +250,41 @@ func StageTrace(ht, ct, x, f, hp []float64, k TraceCoef) {
 		columnTraceScalar(ht[j*size:(j+1)*size], ct[j*size:(j+1)*size], x,
 			f[j], k.A[j], k.B[j], k.E[j], kj[7], kj[0], kj[1], kj[2], hpj)
 	}
+}
+
+// checkStageTrace panics if the lengths of StageTrace's arguments do not
+// fit.
+func checkStageTrace(name string, ht, ct, x, f, hp []float64, k TraceCoef) {
+	u, m := len(hp), len(x)
+	size := arch.ColumnParams(m)
+	if len(ht) != u*size || len(ct) != u*size || len(f) < u {
+		panic(fmt.Sprintf("lanes: %s of %d columns of %d inputs with traces of length %d and %d, f %d",
+			name, u, m, len(ht), len(ct), len(f)))
+	}
+	k.check(name, u)
+}
+
+// StageTraceFold is StageTrace followed by the fold of the new traces ht
+// into z (blocks laid out like the traces' blocks, a coefficient c[j] per
+// column): ScaleAddBlocks(z, d, c, ht) if add, else ScaleBlocks(z, c, ht),
+// bitwise, in one pass over the traces in the lane path (each trace read
+// once per step).
+func StageTraceFold(ht, ct, x, f, hp []float64, k TraceCoef, z []float64, d float64, c []float64, add bool) {
+	u, m := len(hp), len(x)
+	if len(z) != u*arch.ColumnParams(m) || len(c) != u {
+		panic(fmt.Sprintf("lanes: StageTraceFold of %d columns of %d inputs into %d entries with %d coefficients",
+			u, m, len(z), len(c)))
+	}
+	if !useLanes {
+		StageTrace(ht, ct, x, f, hp, k)
+		if add {
+			ScaleAddBlocks(z, d, c, ht)
+			return
+		}
+		ScaleBlocks(z, c, ht)
+		return
+	}
+	checkStageTrace("StageTraceFold", ht, ct, x, f, hp, k)
+	stageTraceFoldLanes(ht, ct, x, f, hp, k, z, d, c, add)
+	clearUpper()
 }

@@ -449,3 +449,89 @@ func stageTraceAt(ph0, pc0, px, pf, php unsafe.Pointer, k *TraceCoef, u, m int) 
 		stAt(vB.Mul(c).Add(vE.Mul(h)).Add(dv), ph, 4*m+4)
 	}
 }
+
+// stageTraceFoldLanes is StageTraceFold: for m a multiple of 4 in one pass
+// (stageTraceFoldAt), else StageTrace's lane path, then the fold.
+func stageTraceFoldLanes(ht, ct, x, f, hp []float64, k TraceCoef, z []float64, d float64, c []float64, add bool) {
+	u, m := len(hp), len(x)
+	if m%4 == 0 {
+		stageTraceFoldAt(base(ht), base(ct), base(x), base(f), base(hp), &k, u, m, base(z), base(c), d, add)
+		return
+	}
+	stageTraceLanes(ht, ct, x, f, hp, k)
+	if add {
+		scaleAddBlocksLanes(z, d, c, ht, 4*m+8)
+		return
+	}
+	scaleBlocksLanes(z, c, ht, 4*m+8)
+}
+
+// foldQuad folds a quad hn of new ∂h/∂θ into z at p[i:i+4] with
+// coefficient vc: d·z + c·hn (ScaleAddBlocks) if add, else c·hn + 0
+// (ScaleBlocks).
+func foldQuad(hn, vc, vd f64x4, p unsafe.Pointer, i int, add bool) {
+	if add {
+		stAt(vd.Mul(ldAt(p, i)).Add(vc.Mul(hn)), p, i)
+		return
+	}
+	stAt(vc.Mul(hn).Add(ld(&kZero)), p, i)
+}
+
+// stageTraceFoldAt is stageTraceAt with each new quad of ∂h/∂θ folded into
+// z as it is computed (foldQuad; z's blocks lie like the traces' blocks, c
+// holds a coefficient per column), so that the traces are read once per
+// step instead of once by the trace update and once by the gradient.
+//
+//go:noinline
+func stageTraceFoldAt(ph0, pc0, px, pf, php unsafe.Pointer, k *TraceCoef, u, m int, pz0, pcoef unsafe.Pointer, d float64, add bool) {
+	pA, pB, pE, pk := base(k.A), base(k.B), base(k.E), base(k.K)
+	m2, m3, size := 2*m, 3*m, 4*m+8
+	vd := bc(d)
+	for j := 0; j < u; j++ {
+		ph, pc, pz := unsafe.Add(ph0, 8*size*j), unsafe.Add(pc0, 8*size*j), unsafe.Add(pz0, 8*size*j)
+		vf, vA, vB, vE := bc(*at(pf, j)), bc(*at(pA, j)), bc(*at(pB, j)), bc(*at(pE, j))
+		vc := bc(*at(pcoef, j))
+		kq := unsafe.Add(pk, 64*j)
+		vki, vkf, vkg, vD := bc(*at(kq, 0)), bc(*at(kq, 1)), bc(*at(kq, 2)), bc(*at(kq, 7))
+		for i := 0; i < m; i += 4 {
+			xv := ldAt(px, i)
+			h := ldAt(ph, i)
+			c := vf.Mul(ldAt(pc, i)).Add(vA.Mul(h)).Add(vki.Mul(xv))
+			stAt(c, pc, i)
+			hn := vB.Mul(c).Add(vE.Mul(h))
+			stAt(hn, ph, i)
+			foldQuad(hn, vc, vd, pz, i, add)
+			h = ldAt(ph, m+i)
+			c = vf.Mul(ldAt(pc, m+i)).Add(vA.Mul(h)).Add(vkf.Mul(xv))
+			stAt(c, pc, m+i)
+			hn = vB.Mul(c).Add(vE.Mul(h))
+			stAt(hn, ph, m+i)
+			foldQuad(hn, vc, vd, pz, m+i, add)
+			h = ldAt(ph, m2+i)
+			c = vf.Mul(ldAt(pc, m2+i)).Add(vA.Mul(h)).Add(vkg.Mul(xv))
+			stAt(c, pc, m2+i)
+			hn = vB.Mul(c).Add(vE.Mul(h))
+			stAt(hn, ph, m2+i)
+			foldQuad(hn, vc, vd, pz, m2+i, add)
+			h = ldAt(ph, m3+i)
+			c = vf.Mul(ldAt(pc, m3+i)).Add(vA.Mul(h))
+			stAt(c, pc, m3+i)
+			hn = vB.Mul(c).Add(vE.Mul(h)).Add(vD.Mul(xv))
+			stAt(hn, ph, m3+i)
+			foldQuad(hn, vc, vd, pz, m3+i, add)
+		}
+		kv, dv, vh := ldAt(kq, 0), ldAt(kq, 4), bc(*at(php, j))
+		h := ldAt(ph, 4*m)
+		c := vf.Mul(ldAt(pc, 4*m)).Add(vA.Mul(h)).Add(kv.Mul(vh))
+		stAt(c, pc, 4*m)
+		hn := vB.Mul(c).Add(vE.Mul(h)).Add(dv.Mul(vh))
+		stAt(hn, ph, 4*m)
+		foldQuad(hn, vc, vd, pz, 4*m, add)
+		h = ldAt(ph, 4*m+4)
+		c = vf.Mul(ldAt(pc, 4*m+4)).Add(vA.Mul(h)).Add(kv)
+		stAt(c, pc, 4*m+4)
+		hn = vB.Mul(c).Add(vE.Mul(h)).Add(dv)
+		stAt(hn, ph, 4*m+4)
+		foldQuad(hn, vc, vd, pz, 4*m+4, add)
+	}
+}

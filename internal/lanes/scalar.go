@@ -48,3 +48,6 @@ func traceScalarsLanes(k TraceCoef, i, f, g, o, cp, tc, blocks []float64, m int)
 	panic(unreachable)
 }
 func stageTraceLanes(ht, ct, x, f, hp []float64, k TraceCoef) { panic(unreachable) }
+func stageTraceFoldLanes(ht, ct, x, f, hp []float64, k TraceCoef, z []float64, d float64, c []float64, add bool) {
+	panic(unreachable)
+}
