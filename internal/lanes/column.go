@@ -219,17 +219,21 @@ func TraceScalars(k TraceCoef, i, f, g, o, cp, tc, blocks []float64, m int) {
 		clearUpper()
 		return
 	}
-	for j := range u {
+	// Resliced to u entries, so that the loop indexes without bounds checks.
+	i, f, g, o, tc = i[:u], f[:u], g[:u], o[:u], tc[:u]
+	kA, kB, kE := k.A[:u], k.B[:u], k.E[:u]
+	for j, cpj := range cp {
 		uq := blocks[j*size+4*m : j*size+4*m+4]
 		ij, fj, gj, oj, tj := i[j], f[j], g[j], o[j], tc[j]
 		si, sf, sg, so := ij*(1-ij), fj*(1-fj), 1-gj*gj, oj*(1-oj)
-		ki, kf, kg := gj*si, cp[j]*sf, ij*sg
-		k.A[j] = kf*uq[arch.GateF] + kg*uq[arch.GateG] + ki*uq[arch.GateI]
-		k.B[j] = oj * (1 - tj*tj)
+		ki, kf, kg := gj*si, cpj*sf, ij*sg
+		kA[j] = kf*uq[arch.GateF] + kg*uq[arch.GateG] + ki*uq[arch.GateI]
+		kB[j] = oj * (1 - tj*tj)
 		D := tj * so
-		k.E[j] = D * uq[arch.GateO]
-		k.K[8*j], k.K[8*j+1], k.K[8*j+2], k.K[8*j+3] = ki, kf, kg, 0
-		k.K[8*j+4], k.K[8*j+5], k.K[8*j+6], k.K[8*j+7] = 0, 0, 0, D
+		kE[j] = D * uq[arch.GateO]
+		kj := k.K[8*j : 8*j+8]
+		kj[0], kj[1], kj[2], kj[3] = ki, kf, kg, 0
+		kj[4], kj[5], kj[6], kj[7] = 0, 0, 0, D
 	}
 }
 
@@ -245,10 +249,11 @@ func StageTrace(ht, ct, x, f, hp []float64, k TraceCoef) {
 		clearUpper()
 		return
 	}
+	f, kA, kB, kE := f[:len(hp)], k.A[:len(hp)], k.B[:len(hp)], k.E[:len(hp)]
 	for j, hpj := range hp {
 		kj := k.K[8*j : 8*j+8]
 		columnTraceScalar(ht[j*size:(j+1)*size], ct[j*size:(j+1)*size], x,
-			f[j], k.A[j], k.B[j], k.E[j], kj[7], kj[0], kj[1], kj[2], hpj)
+			f[j], kA[j], kB[j], kE[j], kj[7], kj[0], kj[1], kj[2], hpj)
 	}
 }
 
