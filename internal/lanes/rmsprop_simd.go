@@ -70,21 +70,29 @@ func rmsprop8At(pt, pu, pv unsafe.Pointer, n int, s, alpha, b, eps float64) {
 	va := bc(alpha)
 	k := 0
 	for ; k+8 <= n; k += 8 {
-		g := vs.Mul(ld8At(pu, k))
-		vi := vb.Mul(ld8At(pv, k)).Add(vc.Mul(g).Mul(g))
-		st8At(vi, pv, k)
-		a := vi.Sqrt().Add(ve)
-		a0, a1 := a.GetLo(), a.GetHi()
-		inv := va.Div(a0.Mul(a1))
-		st8At(ld8At(pt, k).Add(g.Mul(a.SetLo(a1).SetHi(a0)).Mul(a.SetLo(inv).SetHi(inv))), pt, k)
+		rmsprop8Step(pt, pv, k, vs.Mul(ld8At(pu, k)), vb, vc, ve, va)
 	}
 	if k < n {
-		vs, vb, vc, ve := bc(s), bc(b), bc(1-b), bc(eps)
-		g := vs.Mul(ldAt(pu, k))
-		vi := vb.Mul(ldAt(pv, k)).Add(vc.Mul(g).Mul(g))
-		stAt(vi, pv, k)
-		stAt(ldAt(pt, k).Add(va.Mul(g).Div(vi.Sqrt().Add(ve))), pt, k)
+		rmspropQuadStep(pt, pv, k, bc(s).Mul(ldAt(pu, k)), bc(b), bc(1-b), bc(eps), va)
 	}
+}
+
+// rmsprop8Step updates the eight entries at k of θ (pt) and v (pv) given their
+// scaled gradients g: the body of rmsprop8At's loop.
+func rmsprop8Step(pt, pv unsafe.Pointer, k int, g, vb, vc, ve f64x8, va f64x4) {
+	vi := vb.Mul(ld8At(pv, k)).Add(vc.Mul(g).Mul(g))
+	st8At(vi, pv, k)
+	a := vi.Sqrt().Add(ve)
+	a0, a1 := a.GetLo(), a.GetHi()
+	inv := va.Div(a0.Mul(a1))
+	st8At(ld8At(pt, k).Add(g.Mul(a.SetLo(a1).SetHi(a0)).Mul(a.SetLo(inv).SetHi(inv))), pt, k)
+}
+
+// rmspropQuadStep is rmsprop8Step for the last quad (its own division).
+func rmspropQuadStep(pt, pv unsafe.Pointer, k int, g, vb, vc, ve, va f64x4) {
+	vi := vb.Mul(ldAt(pv, k)).Add(vc.Mul(g).Mul(g))
+	stAt(vi, pv, k)
+	stAt(ldAt(pt, k).Add(va.Mul(g).Div(vi.Sqrt().Add(ve))), pt, k)
 }
 
 type f64x8 = archsimd.Float64x8
@@ -121,22 +129,12 @@ func rmsprop8FoldAt(pt, pu, pv, ptr unsafe.Pointer, n int, s, alpha, b, eps, d, 
 	k := 0
 	for ; k+8 <= n; k += 8 {
 		u := ld8At(pu, k)
-		g := vs.Mul(u)
 		st8At(vd.Mul(u).Add(vk.Mul(ld8At(ptr, k))), pu, k)
-		vi := vb.Mul(ld8At(pv, k)).Add(vc.Mul(g).Mul(g))
-		st8At(vi, pv, k)
-		a := vi.Sqrt().Add(ve)
-		a0, a1 := a.GetLo(), a.GetHi()
-		inv := va.Div(a0.Mul(a1))
-		st8At(ld8At(pt, k).Add(g.Mul(a.SetLo(a1).SetHi(a0)).Mul(a.SetLo(inv).SetHi(inv))), pt, k)
+		rmsprop8Step(pt, pv, k, vs.Mul(u), vb, vc, ve, va)
 	}
 	if k < n {
-		vs, vb, vc, ve, vd, vk := bc(s), bc(b), bc(1-b), bc(eps), bc(d), bc(c)
 		u := ldAt(pu, k)
-		g := vs.Mul(u)
-		stAt(vd.Mul(u).Add(vk.Mul(ldAt(ptr, k))), pu, k)
-		vi := vb.Mul(ldAt(pv, k)).Add(vc.Mul(g).Mul(g))
-		stAt(vi, pv, k)
-		stAt(ldAt(pt, k).Add(va.Mul(g).Div(vi.Sqrt().Add(ve))), pt, k)
+		stAt(bc(d).Mul(u).Add(bc(c).Mul(ldAt(ptr, k))), pu, k)
+		rmspropQuadStep(pt, pv, k, bc(s).Mul(u), bc(b), bc(1-b), bc(eps), va)
 	}
 }
