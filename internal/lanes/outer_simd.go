@@ -188,19 +188,7 @@ func addMulT4(pz, pw, pd unsafe.Pointer, rows, m, j int) {
 func lstmDeltaLanes(da, dh, carry, gates, tc, cp []float64) {
 	H := len(dh)
 	n4 := H &^ 3
-	one := bc(1)
-	pa, ph, pk, pg, pt, pc := base(da), base(dh), base(carry), base(gates), base(tc), base(cp)
-	for j := 0; j < n4; j += 4 {
-		i, f, g, o := ldAt(pg, j), ldAt(pg, H+j), ldAt(pg, 2*H+j), ldAt(pg, 3*H+j)
-		t, d := ldAt(pt, j), ldAt(ph, j)
-		dc := d.Mul(o).Mul(one.Sub(t.Mul(t))).Add(ldAt(pk, j))
-		do := d.Mul(t)
-		stAt(dc.Mul(f), pk, j)
-		stAt(dc.Mul(g).Mul(i).Mul(one.Sub(i)), pa, j)
-		stAt(dc.Mul(ldAt(pc, j)).Mul(f).Mul(one.Sub(f)), pa, H+j)
-		stAt(dc.Mul(i).Mul(one.Sub(g.Mul(g))), pa, 2*H+j)
-		stAt(do.Mul(o).Mul(one.Sub(o)), pa, 3*H+j)
-	}
+	lstmDeltaAt(base(da), base(dh), base(carry), base(gates), base(tc), base(cp), H, n4)
 	lstmDeltaScalar(da, dh, carry, gates, tc, cp, n4)
 }
 
@@ -236,8 +224,8 @@ func lstmBackwardLanes(da, dh, carry, next, whh []float64, gates, tc, cp [][]flo
 	}
 }
 
-// lstmDeltaAt is lstmDeltaLanes's loop over the first n4 (a multiple of 4)
-// of H units, on base pointers.
+// lstmDeltaAt is LSTMDelta's lane loop over the first n4 (a multiple of 4)
+// of H units, on base pointers (lstmDeltaLanes, lstmBackwardLanes).
 //
 //go:noinline
 func lstmDeltaAt(pa, ph, pk, pg, pt, pc unsafe.Pointer, H, n4 int) {
