@@ -125,8 +125,7 @@ func (a *TD) Step(x []float64, c float64) (y float64, ok bool) {
 		a.acc.AccumulateGrad(a.z, decay)
 	case a.folder != nil:
 		// z ← decay·z + 1·g in the optimizer's pass.
-		h0 := a.layout.HeadStart
-		a.folder.UpdateFold(a.learner.Params(), a.z, delta, decay, GradView{C: wholeGrad[:], T: a.g[:h0], Head: a.g[h0:]})
+		a.folder.UpdateFold(a.learner.Params(), a.z, delta, decay, a.g)
 	default:
 		a.opt.Update(a.learner.Params(), a.z, delta)
 		// z ← decay·z + 1·g, in lanes (1·g is g exactly).
@@ -135,9 +134,6 @@ func (a *TD) Step(x []float64, c float64) (y float64, ok bool) {
 	a.y = y
 	return y, !math.IsNaN(y) && !math.IsInf(y, 0)
 }
-
-// wholeGrad is the coefficient of a learner's whole gradient in a GradView.
-var wholeGrad = [1]float64{1}
 
 // EndEpisode marks the observation of the latest Start or Step as the last
 // step of its episode: the next Step's target is 0 and its trace decay 0.

@@ -37,30 +37,16 @@ type Optimizer interface {
 	Update(theta, u []float64, s float64)
 }
 
-// GradView describes the gradient ∇v of the latest prediction, in the
-// learnable layout of a Layout l, for TraceFolder:
-//
-//	∇v[j·n : (j+1)·n] = C[j]·T[j·n : (j+1)·n]     j < len(C), n = l.HeadStart/len(C)
-//	∇v[l.HeadStart : l.HeadStart+len(Head)] = Head
-//	∇v[l.HeadEnd−1] = 1                         if Bias
-//
-// covering the whole vector (l.HeadEnd = l.Size).
-type GradView struct {
-	C, T []float64 // the body's blocks: coefficients and vectors
-	Head []float64 // the head's gradient (without the bias when Bias)
-	Bias bool      // the last entry is a bias whose gradient is 1
-}
-
 // TraceFolder is implemented by optimizers that fold the TD(λ) trace update
 // into their pass over the parameters: UpdateFold(θ, z, s, decay, g) gives
 // the bits of
 //
-//	Update(θ, z, s);  z ← decay·z + ∇v
+//	Update(θ, z, s);  z ← decay·z + 1·g
 //
-// with ∇v described by g (z's entries are read by the step before they
-// change). It saves TD a pass over z.
+// with g = ∇v, the gradient of the latest prediction (z's entries are read
+// by the step before they change). It saves TD a pass over z.
 type TraceFolder interface {
-	UpdateFold(theta, z []float64, s, decay float64, g GradView)
+	UpdateFold(theta, z []float64, s, decay float64, g []float64)
 }
 
 // remapInto returns a new slice of length len(from) whose entry i is

@@ -65,42 +65,20 @@ func (r *RMSProp) Update(theta, u []float64, s float64) {
 
 var _ TraceFolder = (*RMSProp)(nil)
 
-// UpdateFold implements TraceFolder. The body's blocks take one pass each
-// (lanes.RMSPropFold) when they keep RMSProp's grouping of the body into
-// pairs of quads (n a multiple of 8, or one block), else the body takes
-// Update's pass and then the fold's; the head (a few entries) takes the two
-// passes.
-func (r *RMSProp) UpdateFold(theta, z []float64, s, decay float64, g GradView) {
+// UpdateFold implements TraceFolder: the body in one pass
+// (lanes.RMSPropFold), the head (a few entries) in Update's pass and then the
+// fold's.
+func (r *RMSProp) UpdateFold(theta, z []float64, s, decay float64, g []float64) {
 	l := r.layout
 	h0, h1 := l.HeadStart, l.HeadEnd
-	if len(theta) != len(r.v) || len(z) != len(r.v) || h1 != l.Size || len(g.C) == 0 || len(g.T) != h0 ||
-		h0%len(g.C) != 0 || h0+len(g.Head)+b2i(g.Bias) != h1 {
-		panic(fmt.Sprintf("experiments: RMSProp.UpdateFold of %d entries (layout %+v) with %d blocks of %d, head %d, bias %v",
-			len(z), l, len(g.C), len(g.T), len(g.Head), g.Bias))
+	if len(theta) != len(r.v) || len(z) != len(r.v) || len(g) != len(r.v) || h1 != l.Size {
+		panic(fmt.Sprintf("experiments: RMSProp.UpdateFold of %d entries (layout %+v) with a gradient of %d",
+			len(z), l, len(g)))
 	}
 	b, eps := r.beta(), r.epsilon()
-	if n := h0 / len(g.C); n%8 == 0 || len(g.C) == 1 {
-		for j, c := range g.C {
-			lanes.RMSPropFold(theta[j*n:(j+1)*n], z[j*n:(j+1)*n], r.v[j*n:(j+1)*n], g.T[j*n:(j+1)*n], s, r.StepSize, b, eps, decay, c)
-		}
-	} else {
-		rmsUpdate(theta[:h0], z[:h0], r.v[:h0], s, r.StepSize, b, eps)
-		for j, c := range g.C {
-			lanes.ScaleAdd(z[j*n:(j+1)*n], decay, c, g.T[j*n:(j+1)*n])
-		}
-	}
+	lanes.RMSPropFold(theta[:h0], z[:h0], r.v[:h0], g[:h0], s, r.StepSize, b, eps, decay, 1)
 	rmsUpdate(theta[h0:h1], z[h0:h1], r.v[h0:h1], s, r.StepSize/float64(l.Features), b, eps)
-	lanes.ScaleAdd(z[h0:h0+len(g.Head)], decay, 1, g.Head) // 1·h is h exactly
-	if g.Bias {
-		z[h1-1] = decay*z[h1-1] + 1
-	}
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
+	lanes.ScaleAdd(z[h0:h1], decay, 1, g[h0:h1]) // 1·g is g exactly
 }
 
 // rmsUpdate applies the update to one block (package lanes: four entries per
