@@ -41,7 +41,6 @@ func stageLanes(ai, af, ag, ao, hp, cp, c, tc, h, blocks, x []float64) { panic(u
 
 // The stage-wide trace and gradient kernels (package forward's learning
 // stage).
-func scaleLanes(z []float64, c float64, t []float64)                    { panic(unreachable) }
 func scaleAddBlocksLanes(z []float64, d float64, c, t []float64, n int) { panic(unreachable) }
 func scaleBlocksLanes(z, c, t []float64, n int)                         { panic(unreachable) }
 func traceScalarsLanes(k TraceCoef, i, f, g, o, cp, tc, blocks []float64, m int) {
