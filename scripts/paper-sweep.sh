@@ -16,7 +16,7 @@
 #
 # The committed form of a run is summary.json (complete run, final error) and
 # curve.csv (100 points at log-every 100000), what `ccn collect`, `ccn plot` and
-# a resumed sweep need; predictions.csv is kept only for Figure 6 (final seed
+# a resumed sweep need; predictions.csv is kept only for Figure 10 (final seed
 # 100 of CCN and T-BPTT k=15 H=4). About 3.7 kB per run.
 #
 # Environment: JOBS (2), CHUNK (16), TBPTT (0), STUDIES (the six files), FINALS
