@@ -193,6 +193,16 @@ func (n *Network) NormalizedFeatures() []float64 {
 	return n.in[m : m+len(n.cols)]
 }
 
+// FeatureScales returns 1/max(ε, σ_k) of every feature at the last step, the
+// factor by which the normalization multiplies a feature's departure from its
+// running mean (paper §3.4; 1 without normalization). It is a view; do not
+// modify it.
+//
+//	ĥ_k = (h_k − μ_k)·scale_k        scale_k = 1/max(ε, σ_k)
+func (n *Network) FeatureScales() []float64 {
+	return n.featNorm.scale[:len(n.cols)]
+}
+
 // Reset zeroes the state and traces of every column, restores the
 // normalization statistics to μ = 0, σ² = 1 and restarts the count of steps in
 // the stage. Parameters, stage and topology are unchanged.

@@ -429,3 +429,36 @@ func TestNetworkPendingTracesOrder(t *testing.T) {
 	}
 	assert.Equal(t, 2, a.Stage(), "the test crossed stage changes")
 }
+
+func TestNetworkFeatureScales(t *testing.T) {
+	tests := []struct {
+		name string
+		top  arch.Network
+	}{
+		{"columnar 3 normalized, ε floor binding", arch.Columnar(4, 3, floorNorm)},
+		{"ccn stage 2 normalized, paper decay", arch.CCN(3, 2, 2, arch.Normalization{Enabled: true})},
+		{"columnar 2 without normalization", arch.Columnar(4, 2, arch.Normalization{})},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(7, uint64(tt.top.Features())))
+			n := NewNetworkAt(tt.top, NetworkConfig{})
+			randomizeNetwork(rng, n)
+			ref := refNet{top: tt.top, frozen: append([]float64(nil), n.Frozen()...),
+				learn: append([]float64(nil), n.Params()...), birth: make([]int, tt.top.NumStages())}
+			xs := randomInputs(rng, 20, tt.top.Inputs)
+			_, stats := ref.run(xs, nil)
+			for step, x := range xs {
+				n.Step(x)
+				got := n.FeatureScales()
+				require.Len(t, got, tt.top.Features())
+				for k, st := range stats[step] {
+					assert.InDelta(t, st.scale, got[k], 1e-12*st.scale, "step %d feature %d", step, k)
+				}
+			}
+			if tt.top.Norm == floorNorm {
+				assert.True(t, floorBinds(stats, floorNorm.Epsilon), "ε floor never active")
+			}
+		})
+	}
+}

@@ -125,6 +125,23 @@ func TestInvadersRules(t *testing.T) {
 	assert.True(t, end)
 }
 
+// TestInvadersStillCannonIsHit: from a reset, a cannon that never moves is hit
+// by the aliens' first shot at step 17, so every space-invaders episode that
+// starts with 17 or more no-ops (14 of the 30 equally likely counts) ends there
+// with return 0 (README "Atari prediction benchmark": the no-op stretches
+// behind Columnar's bursts).
+func TestInvadersStillCannonIsHit(t *testing.T) {
+	g := new(invaders)
+	g.reset(nil)
+	steps := 0
+	for end := false; !end && steps < 100; steps++ {
+		var r float64
+		r, end = g.act(Noop, rng())
+		assert.Zero(t, r, "step %d", steps+1)
+	}
+	assert.Equal(t, 17, steps)
+}
+
 // TestGreyLevels: in every game each kind of object has its own grey level,
 // distinct from the background.
 func TestGreyLevels(t *testing.T) {
