@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"github.com/ccn-go/ccn/arch"
@@ -80,8 +81,8 @@ func (c RunConfig) norm() arch.Normalization {
 // NewLearner returns the learner of r for inputs
 // raw inputs, its parameter layout, and its optimizer. Columns start from
 // U(−s, s) with s = forward.DefaultInitScale; dense LSTM cell parameters
-// likewise, with w_out = 0 (and b_out = 0) so that every learner's first
-// prediction is 0.
+// likewise, or with s = 1/√H under fan-in-init (the authors' T-BPTT), and
+// w_out = 0 (and b_out = 0) so that every learner's first prediction is 0.
 func (r Resolved) NewLearner(inputs int) (arch.Engine, Layout, Optimizer) {
 	c := r.c
 	seed := learnerSeed(c.Seed)
@@ -100,10 +101,14 @@ func (r Resolved) NewLearner(inputs int) (arch.Engine, Layout, Optimizer) {
 		default:
 			l = forward.NewDenseRTRL(shape)
 		}
+		scale := forward.DefaultInitScale
+		if c.FanInInit {
+			scale = 1 / math.Sqrt(float64(shape.Hidden))
+		}
 		rng := rand.New(rand.NewPCG(seed, 0))
 		p := l.Params()
 		for i := range shape.NumCellParams() {
-			p[i] = forward.DefaultInitScale * (2*rng.Float64() - 1)
+			p[i] = scale * (2*rng.Float64() - 1)
 		}
 		layout = DenseLayout(shape)
 	default:
@@ -123,7 +128,7 @@ func (r Resolved) NewLearner(inputs int) (arch.Engine, Layout, Optimizer) {
 	case OptimizerAdam:
 		opt = &Adam{StepSize: c.StepSize}
 	default:
-		opt = &RMSProp{StepSize: c.StepSize}
+		opt = &RMSProp{StepSize: c.StepSize, FullHeadStep: c.FullOutputStep}
 	}
 	return l, layout, opt
 }

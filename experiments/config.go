@@ -58,6 +58,8 @@ type RunConfig struct {
 	StepsPerStage    int
 	Hidden           int
 	NoOutBias        bool
+	FanInInit        bool
+	FullOutputStep   bool
 	Truncation       int
 	Epsilon          float64
 	NormDecay        float64

@@ -89,6 +89,8 @@ func TestResolveNamesTheSetting(t *testing.T) {
 		{"hidden on ccn", RunConfig{Hidden: 3}, "hidden", "hidden does not apply to method ccn"},
 		{"features on tbptt", RunConfig{Method: arch.MethodTBPTT, Features: 3}, "features", "features does not apply to method tbptt"},
 		{"no-out-bias on ccn", RunConfig{NoOutBias: true}, "no-out-bias", "no-out-bias does not apply to method ccn"},
+		{"fan-in-init on columnar", RunConfig{Method: arch.MethodColumnar, FanInInit: true}, "fan-in-init", "does not apply to method columnar"},
+		{"full-output-step with adam", RunConfig{Method: arch.MethodTBPTT, FullOutputStep: true, Optimizer: OptimizerAdam}, "full-output-step", "rmsprop only"},
 		{"truncation on rtrl", RunConfig{Method: arch.MethodRTRL, Truncation: 3}, "truncation", "truncation does not apply to method rtrl"},
 		{"steps per stage on columnar", RunConfig{Method: arch.MethodColumnar, StepsPerStage: 3}, "steps-per-stage", "does not apply to method columnar"},
 		{"no-norm on tbptt", RunConfig{Method: arch.MethodTBPTT, NoNorm: true}, "no-norm", "does not apply"},
@@ -137,6 +139,33 @@ func TestDenseLearnerOutputBias(t *testing.T) {
 	}
 }
 
+// The dense LSTM's cell parameters start from U(±0.1), or from U(±1/√H)
+// under fan-in-init; full-output-step reaches the optimizer.
+func TestDenseLearnerAuthorsSetup(t *testing.T) {
+	for _, tt := range []struct {
+		cfg   RunConfig
+		bound float64
+	}{
+		{RunConfig{Method: arch.MethodTBPTT, Hidden: 13}, 0.1},
+		{RunConfig{Method: arch.MethodTBPTT, Hidden: 13, FanInInit: true}, 1 / math.Sqrt(13)},
+		{RunConfig{Method: arch.MethodRTRL, Hidden: 2, FanInInit: true}, 1 / math.Sqrt(2)},
+	} {
+		r := tt.cfg.MustResolve()
+		l, _, _ := r.NewLearner(12)
+		shape, _ := r.Dense(12)
+		largest := 0.0
+		for _, p := range l.Params()[:shape.NumCellParams()] {
+			largest = max(largest, math.Abs(p))
+		}
+		assert.LessOrEqual(t, largest, tt.bound, "%+v", tt.cfg)
+		assert.Greater(t, largest, 0.9*tt.bound, "%+v: the draws should reach near the bound", tt.cfg)
+	}
+	for _, full := range []bool{false, true} {
+		_, _, opt := RunConfig{Method: arch.MethodTBPTT, FullOutputStep: full}.MustResolve().NewLearner(12)
+		assert.Equal(t, full, opt.(*RMSProp).FullHeadStep)
+	}
+}
+
 // Every field of RunConfig is a row of Settings, and every row a distinct
 // field: a field without a row would be neither a flag nor a key.
 func TestSettingsCoverRunConfig(t *testing.T) {
@@ -157,7 +186,7 @@ func TestRunConfigJSONRoundTrip(t *testing.T) {
 	b, err := json.Marshal(r)
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"env":"trace-patterning","stream":"","method":"tbptt","steps":1234,"seed":7,"step-size":0.0003,"lambda":0,"gamma":0.9,
-		"features":0,"features-per-stage":0,"steps-per-stage":0,"hidden":4,"no-out-bias":false,"truncation":15,"epsilon":0,"norm-decay":0,
+		"features":0,"features-per-stage":0,"steps-per-stage":0,"hidden":4,"no-out-bias":false,"fan-in-init":false,"full-output-step":false,"truncation":15,"epsilon":0,"norm-decay":0,
 		"no-norm":false,"optimizer":"rmsprop","window":100000,"log-every":10000}`, string(b))
 	var back Resolved
 	require.NoError(t, json.Unmarshal(b, &back))

@@ -43,23 +43,36 @@ func TestAdamRemapStartsFresh(t *testing.T) {
 }
 
 // RMSProp's accumulator starts at 1: the first step is α·g/(√(β+(1−β)g²)+ε),
-// and the head's step size is divided by the number of features.
+// and the head's step size is divided by the number of features unless
+// FullHeadStep.
 func TestRMSPropFirstStep(t *testing.T) {
-	r := &RMSProp{StepSize: 0.1}
-	l := Layout{Size: 4, HeadStart: 1, HeadEnd: 3, Features: 4}
-	r.Reset(l)
-	theta := make([]float64, 4)
-	d := []float64{2, 2, 2, 2}
-	r.Update(theta, d, 1)
 	v := 0.9999 + 0.0001*4
 	step := 0.1 * 2 / (math.Sqrt(v) + 1e-8)
-	assert.InDelta(t, step, theta[0], 1e-15)
-	assert.InDelta(t, step/4, theta[1], 1e-15)
-	assert.InDelta(t, step/4, theta[2], 1e-15)
-	assert.InDelta(t, step, theta[3], 1e-15)
+	for _, tt := range []struct {
+		full bool
+		head float64 // the head's step
+	}{{false, step / 4}, {true, step}} {
+		r := &RMSProp{StepSize: 0.1, FullHeadStep: tt.full}
+		l := Layout{Size: 4, HeadStart: 1, HeadEnd: 3, Features: 4}
+		r.Reset(l)
+		theta := make([]float64, 4)
+		d := []float64{2, 2, 2, 2}
+		r.Update(theta, d, 1)
+		assert.InDelta(t, step, theta[0], 1e-15)
+		assert.InDelta(t, tt.head, theta[1], 1e-15, "full head step %v", tt.full)
+		assert.InDelta(t, tt.head, theta[2], 1e-15, "full head step %v", tt.full)
+		assert.InDelta(t, step, theta[3], 1e-15)
 
-	r.Remap(Layout{Size: 2, HeadStart: 0, HeadEnd: 2, Features: 2}, []int{-1, 1})
-	assert.Equal(t, []float64{1, v}, r.v)
+		// The fold (whose head ends the vector) steps the head alike.
+		theta, z := make([]float64, 4), []float64{2, 2, 2, 2}
+		r.Reset(Layout{Size: 4, HeadStart: 2, HeadEnd: 4, Features: 4})
+		r.UpdateFold(theta, z, 1, 0.5, make([]float64, 4))
+		assert.InDelta(t, step, theta[1], 1e-15)
+		assert.InDelta(t, tt.head, theta[2], 1e-15, "fold, full head step %v", tt.full)
+
+		r.Remap(Layout{Size: 2, HeadStart: 0, HeadEnd: 2, Features: 2}, []int{-1, 1})
+		assert.Equal(t, []float64{1, v}, r.v)
+	}
 }
 
 func TestOptimizerPanics(t *testing.T) {

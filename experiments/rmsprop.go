@@ -17,11 +17,14 @@ import (
 // Starting at 1 makes early steps about α·d (plain gradient ascent) until the
 // accumulator has seen about 1/(1−β) updates. Dividing the head's step size by
 // F keeps the prediction's change per step independent of the number of
-// (normalized) features as stages add them.
+// (normalized) features as stages add them. The authors divide it in their
+// column networks but not in their dense LSTM; FullHeadStep gives α_i = α
+// for the head as well.
 type RMSProp struct {
-	StepSize float64 // α
-	Beta     float64 // β; if 0 it defaults to 0.9999 (the authors' value)
-	Epsilon  float64 // ε; if 0 it defaults to 1e-8
+	StepSize     float64 // α
+	Beta         float64 // β; if 0 it defaults to 0.9999 (the authors' value)
+	Epsilon      float64 // ε; if 0 it defaults to 1e-8
+	FullHeadStep bool    // step the head with α, not α/F
 
 	v      []float64
 	layout Layout
@@ -32,6 +35,14 @@ var _ Optimizer = (*RMSProp)(nil)
 func (r *RMSProp) beta() float64 { return orDefault(r.Beta, 0.9999) }
 
 func (r *RMSProp) epsilon() float64 { return orDefault(r.Epsilon, 1e-8) }
+
+// headStepSize returns the head's α_i: α/F, or α with FullHeadStep.
+func (r *RMSProp) headStepSize() float64 {
+	if r.FullHeadStep {
+		return r.StepSize
+	}
+	return r.StepSize / float64(r.layout.Features)
+}
 
 // Reset implements Optimizer.
 func (r *RMSProp) Reset(l Layout) {
@@ -59,7 +70,7 @@ func (r *RMSProp) Update(theta, u []float64, s float64) {
 	l := r.layout
 	h0, h1 := l.HeadStart, l.HeadEnd
 	rmsUpdate(theta[:h0], u[:h0], r.v[:h0], s, r.StepSize, b, eps)
-	rmsUpdate(theta[h0:h1], u[h0:h1], r.v[h0:h1], s, r.StepSize/float64(l.Features), b, eps)
+	rmsUpdate(theta[h0:h1], u[h0:h1], r.v[h0:h1], s, r.headStepSize(), b, eps)
 	rmsUpdate(theta[h1:], u[h1:], r.v[h1:], s, r.StepSize, b, eps)
 }
 
@@ -77,7 +88,7 @@ func (r *RMSProp) UpdateFold(theta, z []float64, s, decay float64, g []float64) 
 	}
 	b, eps := r.beta(), r.epsilon()
 	lanes.RMSPropFold(theta[:h0], z[:h0], r.v[:h0], g[:h0], s, r.StepSize, b, eps, decay, 1)
-	rmsUpdate(theta[h0:h1], z[h0:h1], r.v[h0:h1], s, r.StepSize/float64(l.Features), b, eps)
+	rmsUpdate(theta[h0:h1], z[h0:h1], r.v[h0:h1], s, r.headStepSize(), b, eps)
 	lanes.ScaleAdd(z[h0:h1], decay, 1, g[h0:h1]) // 1·g is g exactly
 }
 

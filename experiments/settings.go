@@ -193,6 +193,18 @@ var Settings = []Setting{
 	{Key: "no-out-bias", Help: "predict y = w_out·h without the output bias b_out (the authors' baseline)",
 		For:   dense,
 		Field: func(c *RunConfig) any { return &c.NoOutBias }},
+	{Key: "fan-in-init", Help: "start the LSTM's W_ih, W_hh and b from U(±1/√H), as the authors' T-BPTT does, instead of U(±0.1)",
+		For:   dense,
+		Field: func(c *RunConfig) any { return &c.FanInInit }},
+	{Key: "full-output-step", Help: "step the output layer with α, as the authors' T-BPTT does, instead of α/H (rmsprop)",
+		For: dense,
+		Check: func(c *RunConfig) string {
+			if c.FullOutputStep && c.Optimizer != OptimizerRMSProp {
+				return "applies to optimizer rmsprop only (adam steps every parameter with α)"
+			}
+			return ""
+		},
+		Field: func(c *RunConfig) any { return &c.FullOutputStep }},
 	{Key: "truncation", Unit: "steps", Help: "T-BPTT truncation k", For: only(arch.MethodTBPTT),
 		Default: constant(15),
 		Check:   atLeast1(func(c *RunConfig) int { return c.Truncation }),
