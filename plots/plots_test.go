@@ -264,3 +264,27 @@ func TestTickLabels(t *testing.T) {
 	}
 	assert.Equal(t, []string{"2", "5", "10", "20"}, labels)
 }
+
+// Labels too wide for their place on the axis are slanted, so that
+// neighbours do not overlap; short ones stay level.
+func TestFinalErrorsSlantsLongLabels(t *testing.T) {
+	points := func(labels ...string) []Point {
+		var pts []Point
+		for i, l := range labels {
+			pts = append(pts, Point{Label: l, Method: string(arch.MethodTBPTT), Mean: 0.01 + 0.001*float64(i), StdErr: 0.001})
+		}
+		return pts
+	}
+	long := []string{"tbptt-2:13/fan-in-init", "tbptt-authors/15:4", "tbptt-2:13/no-out-bias", "tbptt-2:13/full-output-step", "tbptt-authors/2:13"}
+	p, err := FinalErrors("long", "group", points(long...), true)
+	require.NoError(t, err)
+	spacing := (DefaultWidth - vg.Inch) / vg.Length(len(long))
+	level := p.X.Tick.Label
+	level.Rotation = 0
+	assert.Greater(t, level.Width(long[1])/2+level.Width(long[2])/2, spacing, "level, neighbours would overlap")
+	assert.NotZero(t, p.X.Tick.Label.Rotation)
+
+	p, err = FinalErrors("short", "k:H", points("2:13", "3:10", "5:8", "8:5", "10:5", "15:4", "20:3", "30:2"), false)
+	require.NoError(t, err)
+	assert.Zero(t, p.X.Tick.Label.Rotation)
+}

@@ -24,7 +24,8 @@ type Point struct {
 }
 
 // FinalErrors draws a summary panel: one point with a ±1 s.e. bar per
-// entry, at evenly spaced positions labelled with the entries' labels, and the
+// entry, at evenly spaced positions labelled with the entries' labels (slanted
+// if one is wider than its share of a default-width figure), and the
 // reference lines refs. Points take the styles the same entries get as
 // curves (in the given order), so a summary beside learning curves matches
 // them colour for colour; if sorted, the points are then ordered by mean,
@@ -84,6 +85,7 @@ func FinalErrors(title, xLabel string, points []Point, sorted bool, refs ...Refe
 	}
 	p.NominalX(labels...)
 	p.X.Min, p.X.Max = -0.5, float64(len(points))-0.5
+	slantLongLabels(&p.X, labels)
 	if err := addReferences(p, title, refs); err != nil {
 		return nil, err
 	}
@@ -185,4 +187,19 @@ func CurvesAndSummary(title string, curves []Curve, summaryTitle, xLabel string,
 	g.Width, g.Height = 2*DefaultWidth, DefaultHeight
 	g.ShareY()
 	return g, nil
+}
+
+// slantLongLabels slants the tick labels of the nominal axis ax by 30° if
+// any label is wider than its share of the axis of a DefaultWidth figure
+// (less an inch of margins), so that neighbours do not overlap.
+func slantLongLabels(ax *plot.Axis, labels []string) {
+	slot := (DefaultWidth - vg.Inch) / vg.Length(len(labels))
+	for _, l := range labels {
+		if ax.Tick.Label.Width(l) > slot {
+			ax.Tick.Label.Rotation = math.Pi / 6
+			ax.Tick.Label.XAlign = draw.XRight
+			ax.Tick.Label.YAlign = draw.YTop
+			return
+		}
+	}
 }
