@@ -95,6 +95,10 @@ run() {
 }
 
 commit() {
+	# The tables and figures come from the repository's code, which may be newer
+	# than the running sweep's binary (a setting it does not know).
+	(cd "$repo" && GOEXPERIMENT=simd go build -o "$work/ccn-commit" ./cmd/ccn)
+	ccn="$work/ccn-commit"
 	mkdir -p "$committed/plans" "$committed/runs"
 	cp "$work"/plans/*-paper.json "$committed/plans/"
 	n=0
