@@ -12,7 +12,7 @@ import (
 //
 //	v_i ← β·v_i + (1−β)·d_i²                 v_i starts at 1
 //	θ_i ← θ_i + α_i·d_i / (√v_i + ε)
-//	α_i = α/F for the head's weights and bias (F features), α elsewhere
+//	α_i = α/F for the head's weights and bias (F features; α with FullHeadStep), α elsewhere
 //
 // Starting at 1 makes early steps about α·d (plain gradient ascent) until the
 // accumulator has seen about 1/(1−β) updates. Dividing the head's step size by

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ccn-go/ccn/arch"
 	"github.com/ccn-go/ccn/env/catalog"
+	"github.com/ccn-go/ccn/forward"
 )
 
 // Setting is one run setting: a row of the table Settings, from which the
@@ -193,7 +194,7 @@ var Settings = []Setting{
 	{Key: "no-out-bias", Help: "predict y = w_out·h without the output bias b_out (the authors' baseline)",
 		For:   dense,
 		Field: func(c *RunConfig) any { return &c.NoOutBias }},
-	{Key: "fan-in-init", Help: "start the LSTM's W_ih, W_hh and b from U(±1/√H), as the authors' T-BPTT does, instead of U(±0.1)",
+	{Key: "fan-in-init", Help: fmt.Sprintf("start the LSTM's W_ih, W_hh and b from U(±1/√H), as the authors' T-BPTT does, instead of U(±%g)", forward.DefaultInitScale),
 		For:   dense,
 		Field: func(c *RunConfig) any { return &c.FanInInit }},
 	{Key: "full-output-step", Help: "step the output layer with α, as the authors' T-BPTT does, instead of α/H (rmsprop)",
