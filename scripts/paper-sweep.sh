@@ -41,7 +41,8 @@ STUDIES=${STUDIES:-"main-comparison normalization-ablation ccn-features-per-stag
 keep_predictions() {
 	jq -e '.config.seed == 100 and (
 		(.config.method == "ccn" and .config.features == 16 and .config["features-per-stage"] == 4 and (.config["no-norm"] | not)) or
-		(.config.method == "tbptt" and .config.hidden == 4 and .config.truncation == 15 and (.config["fan-in-init"] | not)))' "$1/summary.json" >/dev/null
+		(.config.method == "tbptt" and .config.hidden == 4 and .config.truncation == 15 and
+			((.config["fan-in-init"] or .config["full-output-step"] or .config["no-out-bias"]) | not)))' "$1/summary.json" >/dev/null
 }
 
 run() {
