@@ -81,7 +81,7 @@ plots: build
 	fi
 	./$(BIN) plot --results $(RESULTS) --scale $(SCALE) --out $(FIGURES)
 
-# Sweeps (package sweep, ccn sweep / ccn collect; README "Running at scale").
+# Sweeps (package sweep, ccn sweep / ccn collect; docs/running-at-scale.md).
 # make sweep-smoke: every study at the smoke scale with the local pool, then the
 # tables (results/smoke/selection.csv ...). make test-slurm: starts a
 # single-node Slurm from Debian's packages (scripts/slurm-up.sh, as root) and

@@ -49,7 +49,7 @@ func TestLearnsTracePatterning(t *testing.T) {
 		// 0.0179). Without b_out, in the lane build, seeds 1-5 end at
 		// 0.0185, 0.0171, 0.0061, 0.0062, 0.0024: two seeds of five sit at
 		// the constant, so it runs all five seeds (three gave a median at the
-		// constant). README "Online prediction runs" reports both.
+		// constant). docs/results.md ("Defaults") reports both.
 		{arch.MethodRTRL, learnSteps, seeds},
 	}
 	for _, tt := range tests {

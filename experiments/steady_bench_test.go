@@ -23,7 +23,7 @@ func threadCPU() int64 {
 // BenchmarkSteadyStep measures the end-to-end step of BenchmarkEndToEnd's
 // configurations in steady state: the thread CPU time of chunks of 2,000
 // steps, reported as the 10th percentile and the median over the chunks
-// (README "Performance": the "steady" speed-ups). Use a fixed step count:
+// (docs/performance.md, "How to re-measure"). Use a fixed step count:
 //
 //	go test -run '^$' -bench 'SteadyStep/ccn20x4$' -benchtime 100000x ./experiments
 func BenchmarkSteadyStep(b *testing.B) {

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The paper-scale trace-patterning studies, run in the background on a small
-# machine and committed as they complete (README "Paper-scale results").
+# machine and committed as they complete (docs/running-at-scale.md, "Paper-scale results in the repository").
 #
 #   scripts/paper-sweep.sh run [WORK]      run or resume the sweep in WORK
 #   scripts/paper-sweep.sh commit [WORK]   copy WORK's finished runs into

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Estimates the CPU time of a scale of the experiment files before running it
-# (README "Measured wall time").
+# (docs/running-at-scale.md, "How long it takes").
 #
 #   scripts/scale-cost.sh SCALE [STUDY.yaml ...]   (default: every file of
 #                                                  experiments/configs)

@@ -36,7 +36,7 @@ func printFlags(fs *flag.FlagSet) {
 		arg, usage := argName(f)
 		line := "  --" + f.Name
 		if len(f.Name) == 1 {
-			line = "  -" + f.Name // -j, as the usage lines and the README write it
+			line = "  -" + f.Name // -j, as the usage lines and the docs write it
 		}
 		if arg != "" {
 			line += " " + arg

@@ -31,7 +31,7 @@ func flatten(g gradBlock) []float64 {
 	return v
 }
 
-// The sample case of the README: every engine that serves a truncation
+// The sample case of docs/cli.md ("ccn grad"): every engine that serves a truncation
 // answers it, and they agree to 1e-10.
 func TestGradSampleCaseEnginesAgree(t *testing.T) {
 	outs := map[string]gradOutput{}

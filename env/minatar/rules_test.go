@@ -128,7 +128,7 @@ func TestInvadersRules(t *testing.T) {
 // TestInvadersStillCannonIsHit: from a reset, a cannon that never moves is hit
 // by the aliens' first shot at step 17, so every space-invaders episode that
 // starts with 17 or more no-ops (14 of the 30 equally likely counts) ends there
-// with return 0 (README "Atari prediction benchmark": the no-op stretches
+// with return 0 (docs/atari.md, "The bursts": the no-op stretches
 // behind Columnar's bursts).
 func TestInvadersStillCannonIsHit(t *testing.T) {
 	g := new(invaders)

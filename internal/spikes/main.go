@@ -2,9 +2,8 @@
 // of steps it prints the mean squared return error of that period, the largest
 // |y − G| in it, the largest |ĥ_k| of each normalized feature ĥ_k = (h_k −
 // μ_k)/max(ε, σ_k) (paper §3.4), max(ε, σ_k) at the step of that largest
-// |ĥ_k|, the head weights and the head bias. It made the numbers of README
-// "The paper's claims" on Constructive's instability and of "Atari prediction
-// benchmark" on Columnar's bursts:
+// |ĥ_k|, the head weights and the head bias. It made the numbers of docs/results.md
+// on Constructive's instability and of docs/atari.md on Columnar's bursts:
 //
 //	go run ./internal/spikes -method constructive -seed 2 -alpha 1e-3
 //	go run ./internal/spikes -env space-invaders -method columnar -features 6 -seed 100 -alpha 3e-4 -steps 812000 -from 806000 -every 1000 -step-from 808880 -step-to 809060
