@@ -367,3 +367,45 @@ func TestCommandsExist(t *testing.T) {
 		t.Errorf("unknownCommands: got %q, want make tests and ccn runs", bad)
 	}
 }
+
+var (
+	hashRE    = regexp.MustCompile(`\b[0-9a-f]{7,40}\b`)
+	digitRE   = regexp.MustCompile(`[0-9]`)
+	letterRE  = regexp.MustCompile(`[a-f]`)
+	historyRE = regexp.MustCompile(`(?i)this session|previous session|load average|\b\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]* \d{4}\b`)
+)
+
+// externalCommits are commits of other repositories the docs pin (the
+// authors' code they were compared with), not history of this one.
+var externalCommits = map[string]bool{"ade18a5": true}
+
+// history returns what in text reads as history rather than current state:
+// commit hashes of this repository, "this session", load averages, dates.
+func history(text string) []string {
+	var out []string
+	for _, h := range hashRE.FindAllString(text, -1) {
+		if digitRE.MatchString(h) && letterRE.MatchString(h) && !externalCommits[h] {
+			out = append(out, h)
+		}
+	}
+	return append(out, historyRE.FindAllString(text, -1)...)
+}
+
+// TestDocsAreCurrent: the pages state what is true now; history belongs in
+// commit messages.
+func TestDocsAreCurrent(t *testing.T) {
+	for _, p := range pages(t) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range history(string(b)) {
+			t.Errorf("%s holds %q: pages state the current state, history goes in commit messages", p, h)
+		}
+	}
+	got := history("measured at 3e10c0a this session, load average 4, on 26 Nov 2026; the authors' ade18a5; 1e-10, 0.00242")
+	want := []string{"3e10c0a", "this session", "load average", "26 Nov 2026"}
+	if !slices.Equal(got, want) {
+		t.Errorf("history: got %q, want %q", got, want)
+	}
+}
