@@ -49,6 +49,11 @@ type Summary struct {
 	// Kernels is the engines' implementation in this binary (lanes.Path):
 	// "simd" or "scalar". The two agree to rounding, not bitwise.
 	Kernels string `json:"kernels"`
+	// Numerics names the arithmetic of the binary that computed the run
+	// (lanes.Numerics): "simd/1" (the kernel path and lanes.NumericsVersion)
+	// or "scalar". Two builds of the same numerics compute the same bits; a
+	// summary written before this field existed is read by NumericsID.
+	Numerics string `json:"numerics,omitempty"`
 
 	// Skipped is set by Run when the directory already held a complete
 	// summary, which is what this Summary was read from.
@@ -103,7 +108,22 @@ func BuildInfo() (version, revision string) {
 func newSummary(c RunConfig) Summary {
 	v, r := BuildInfo()
 	return Summary{Config: c, Seed: c.Seed, Version: v, Revision: r, GoVersion: runtime.Version(),
-		Kernels: lanes.Path()}
+		Kernels: lanes.Path(), Numerics: lanes.Numerics()}
+}
+
+// NumericsID returns the numerics of the build that computed the run: the
+// Numerics field, or for a summary written before it existed, "simd/1" for
+// kernels "simd" (the first lane arithmetic) and "scalar" for kernels
+// "scalar" or no kernels field (written by builds that had only the scalar
+// path).
+func (s Summary) NumericsID() string {
+	switch {
+	case s.Numerics != "":
+		return s.Numerics
+	case s.Kernels == "simd":
+		return "simd/1"
+	}
+	return "scalar"
 }
 
 // ReadSummary reads DIR/summary.json.

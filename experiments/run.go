@@ -16,6 +16,7 @@ import (
 	"github.com/ccn-go/ccn/env/atari"
 	"github.com/ccn-go/ccn/env/catalog"
 	"github.com/ccn-go/ccn/internal/atomicfile"
+	"github.com/ccn-go/ccn/internal/lanes"
 )
 
 // ErrDiverged is returned by Run, with the written Summary, when a prediction
@@ -39,7 +40,10 @@ type Options struct {
 
 // OtherRunError is returned by Run (without Force) when dir already holds a
 // complete run of another configuration: Key is the first setting, in the
-// order of Settings, whose stored value differs from the requested one.
+// order of Settings, whose stored value differs from the requested one, or
+// "numerics" when the configuration is the same but the run was computed by
+// a build of other numerics (Summary.NumericsID against lanes.Numerics), so
+// that its bits are not this build's.
 type OtherRunError struct {
 	Dir, Key, Stored, Requested string
 }
@@ -64,9 +68,9 @@ const checkEvery = 1 << 12
 //	summary.json     Summary, written last
 //
 // each through a temporary file and a rename. If dir already holds a
-// summary.json of the same configuration, Run returns it (Skipped set)
-// without running unless opts.Force; of another configuration, it returns an
-// *OtherRunError. An unusable directory returns a *ConfigError (Key "out") before
+// summary.json of the same configuration and numerics, Run returns it
+// (Skipped set) without running unless opts.Force; of another configuration
+// or numerics, it returns an *OtherRunError. An unusable directory returns a *ConfigError (Key "out") before
 // anything is created. On divergence the files are
 // written (Diverged set) and the error is ErrDiverged. If ctx is cancelled the
 // run stops, leaves no complete-looking directory (a directory Run created is
@@ -79,6 +83,9 @@ func Run(ctx context.Context, r Resolved, dir string, opts Options) (Summary, er
 		if s, err := ReadSummary(dir); err == nil {
 			if key, stored, asked, differ := FirstDifference(s.Config, r.c); differ {
 				return Summary{}, &OtherRunError{Dir: dir, Key: key, Stored: stored, Requested: asked}
+			}
+			if n := lanes.Numerics(); s.NumericsID() != n {
+				return Summary{}, &OtherRunError{Dir: dir, Key: "numerics", Stored: s.NumericsID(), Requested: n}
 			}
 			s.Skipped = true
 			return s, nil

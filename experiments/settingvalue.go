@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -228,6 +229,15 @@ func (c *RunConfig) decodeYAML(n *yaml.Node) ([]string, error) {
 // DecodeFile reads the settings of a run file, JSON when isJSON, else YAML,
 // and returns them with the keys it sets. It refuses unknown keys, values of
 // the wrong type and an explicit 0 for a setting whose zero means its default.
+// A zero (0, false, "") for a setting that does not apply to the file's
+// method (Setting.For; the method is CCN when the file names none) is
+// accepted and sets nothing, as summary.json writes every setting. A
+// summary.json is a run file: its "config" object is read and the rest of
+// the summary ignored, so that
+//
+//	ccn run --config DIR/summary.json --out NEW
+//
+// recomputes the run of DIR.
 func DecodeFile(b []byte, isJSON bool) (RunConfig, []string, error) {
 	var c RunConfig
 	var keys []string
@@ -239,6 +249,7 @@ func DecodeFile(b []byte, isJSON bool) (RunConfig, []string, error) {
 			if dec.More() {
 				return c, nil, fmt.Errorf("%w: trailing data after the JSON object", ErrInvalid)
 			}
+			raw = summaryConfig(raw)
 			keys, err = c.decodeJSON(raw)
 		}
 	} else {
@@ -253,12 +264,38 @@ func DecodeFile(b []byte, isJSON bool) (RunConfig, []string, error) {
 	if err != nil {
 		return c, nil, err
 	}
-	for _, k := range keys {
+	method := c.Method
+	if method == "" {
+		method = arch.MethodCCN // as Resolve
+	}
+	for i := 0; i < len(keys); i++ {
+		k := keys[i]
+		if s, _ := Lookup(k); !s.Applies(method) && s.IsZero(&c) {
+			// A zero for a setting of another method (as summary.json
+			// stores it) sets nothing.
+			keys = slices.Delete(keys, i, i+1)
+			i--
+			continue
+		}
 		if err := CheckExplicit(&c, k); err != nil {
 			return c, nil, err
 		}
 	}
 	return c, keys, nil
+}
+
+// summaryConfig returns the "config" object of raw if raw is a summary.json
+// (an object whose "config" member is an object; no setting is called
+// "config"), else raw.
+func summaryConfig(raw json.RawMessage) json.RawMessage {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(raw, &top) != nil {
+		return raw
+	}
+	if cfg, ok := top["config"]; ok && bytes.HasPrefix(bytes.TrimSpace(cfg), []byte("{")) {
+		return cfg
+	}
+	return raw
 }
 
 // CheckExplicit returns a *ConfigError if setting key of c was given

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ccn-go/ccn/experiments"
+	"github.com/ccn-go/ccn/internal/lanes"
 )
 
 // RunFunc computes one run into dir (see experiments.Run): nil or
@@ -33,6 +34,14 @@ type Pool struct {
 	Terminal bool
 	// Interval is the time between progress lines; 0 means DefaultInterval.
 	Interval time.Duration
+	// Numerics is the numerics of the build that computes the runs
+	// (experiments.Summary.NumericsID); "" means this binary's,
+	// lanes.Numerics(). A complete run of other numerics is refused
+	// (*NumericsError) unless RecomputeMismatched.
+	Numerics string
+	// RecomputeMismatched recomputes the complete runs of other numerics
+	// instead of refusing them.
+	RecomputeMismatched bool
 }
 
 // Report counts what an Execute call found and did. Runs are counted once
@@ -44,6 +53,9 @@ type Report struct {
 	Failed   int // failed attempts now
 	Busy     int // runs skipped because another process held their lock
 	Waiting  int // groups whose final stage could not start (sweep not settled)
+	// Mismatched counts the complete runs of other numerics queued to be
+	// recomputed (RecomputeMismatched).
+	Mismatched int
 }
 
 func defaultRun(ctx context.Context, cfg experiments.Resolved, dir string) (experiments.Summary, error) {
@@ -66,9 +78,15 @@ type result struct {
 // recomputed. A failed run is recorded in its directory and retried until
 // MaxAttempts; it does not stop the others. If ctx is cancelled, Execute stops
 // the running runs (leaving them pending) and returns ctx's error.
+//
+// A complete run computed by a build of other numerics than p.Numerics is
+// refused with a *NumericsError before anything is computed (or, if it is
+// found only once a group's sweep stage settles, when it is found, stopping
+// the sweep), unless p.RecomputeMismatched, which computes it again.
 func (p Pool) Execute(ctx context.Context, plan Plan, out string) (Report, error) {
-	if err := SavePlan(out, plan); err != nil {
-		return Report{}, err
+	numerics := p.Numerics
+	if numerics == "" {
+		numerics = lanes.Numerics()
 	}
 	run := p.Run
 	if run == nil {
@@ -78,7 +96,13 @@ func (p Pool) Execute(ctx context.Context, plan Plan, out string) (Report, error
 	if maxAttempts <= 0 {
 		maxAttempts = DefaultMaxAttempts
 	}
-	s := newScheduler(&plan, out, maxAttempts, p.RetryFailed)
+	s := newScheduler(&plan, out, maxAttempts, p.RetryFailed, numerics, p.RecomputeMismatched)
+	if err := s.mismatchError(); err != nil {
+		return s.report, err
+	}
+	if err := SavePlan(out, plan); err != nil {
+		return Report{}, err
+	}
 	prog := newProgress(p.Progress, p.Terminal, plan.Study+"/"+plan.Scale, len(s.queue)+s.estimate(), p.Interval)
 
 	workers := max(1, p.Workers)
@@ -87,7 +111,7 @@ func (p Pool) Execute(ctx context.Context, plan Plan, out string) (Report, error
 	for range workers {
 		go func() {
 			for t := range jobs {
-				results <- runOne(ctx, out, t, run, maxAttempts)
+				results <- runOne(ctx, out, t, run, maxAttempts, numerics, p.RecomputeMismatched)
 			}
 		}()
 	}
@@ -118,6 +142,9 @@ func (p Pool) Execute(ctx context.Context, plan Plan, out string) (Report, error
 			inflight--
 			before := s.estimate() + len(s.queue)
 			if err := s.handle(r); err != nil && fatal == nil {
+				fatal = err
+			}
+			if err := s.mismatchError(); err != nil && fatal == nil {
 				fatal = err
 			}
 			settled := r.err == nil && !r.interrupted && !r.busy && r.outcome.State != Pending
@@ -156,7 +183,7 @@ func (p Pool) Execute(ctx context.Context, plan Plan, out string) (Report, error
 }
 
 // runOne computes one task under its lock.
-func runOne(ctx context.Context, out string, t Task, run RunFunc, maxAttempts int) result {
+func runOne(ctx context.Context, out string, t Task, run RunFunc, maxAttempts int, numerics string, recompute bool) result {
 	if ctx.Err() != nil {
 		return result{task: t, interrupted: true}
 	}
@@ -170,7 +197,12 @@ func runOne(ctx context.Context, out string, t Task, run RunFunc, maxAttempts in
 	defer lock.unlock()
 	// Another process may have completed it since we looked.
 	if o := Look(out, t.ID, maxAttempts); o.State == Done || o.State == Diverged {
-		return result{task: t, outcome: o}
+		if !recompute || !mismatched(o, numerics) {
+			return result{task: t, outcome: o}
+		}
+		if err := forget(out, t.ID); err != nil {
+			return result{task: t, err: fmt.Errorf("sweep: recompute run %s: %w", t.ID, err)}
+		}
 	}
 	dir := RunDir(out, t.ID)
 	removeStale(dir)
@@ -214,6 +246,10 @@ type scheduler struct {
 	out         string
 	maxAttempts int
 	retry       bool
+	numerics    string
+	recompute   bool
+	mismatch    []Outcome // complete runs of other numerics, refused
+	mismatchIDs []string
 	outcomes    map[string]Outcome
 	queued      map[string]bool // queued, running or computed in this call
 	queue       []Task
@@ -221,8 +257,8 @@ type scheduler struct {
 	report      Report
 }
 
-func newScheduler(plan *Plan, out string, maxAttempts int, retry bool) *scheduler {
-	s := &scheduler{plan: plan, out: out, maxAttempts: maxAttempts, retry: retry,
+func newScheduler(plan *Plan, out string, maxAttempts int, retry bool, numerics string, recompute bool) *scheduler {
+	s := &scheduler{plan: plan, out: out, maxAttempts: maxAttempts, retry: retry, numerics: numerics, recompute: recompute,
 		outcomes: map[string]Outcome{}, queued: map[string]bool{}, finalized: make([]bool, len(plan.Groups))}
 	for g := range plan.Groups {
 		for _, t := range plan.SweepTasks(g) {
@@ -245,11 +281,30 @@ func (s *scheduler) look(id string) Outcome {
 		clearFailure(RunDir(s.out, id))
 		o = Outcome{State: Pending}
 	}
+	if mismatched(o, s.numerics) {
+		if s.recompute {
+			s.report.Mismatched++
+			o = Outcome{State: Pending} // runOne removes its summary
+		} else {
+			s.mismatch = append(s.mismatch, o)
+			s.mismatchIDs = append(s.mismatchIDs, id)
+		}
+	}
 	if o.State != Pending {
 		s.report.Found++
 	}
 	s.outcomes[id] = o
 	return o
+}
+
+// mismatchError returns a *NumericsError if complete runs of other numerics
+// were found and are not to be recomputed.
+func (s *scheduler) mismatchError() error {
+	if len(s.mismatch) == 0 {
+		return nil
+	}
+	return &NumericsError{Out: s.out, Runs: len(s.mismatch), Example: s.mismatchIDs[0],
+		Stored: s.mismatch[0].Summary.NumericsID(), Numerics: s.numerics}
 }
 
 // enqueue queues t if it is pending and not queued yet.

@@ -20,6 +20,7 @@ import (
 	"github.com/ccn-go/ccn/internal/atomicfile"
 
 	"github.com/ccn-go/ccn/experiments"
+	"github.com/ccn-go/ccn/internal/lanes"
 	"github.com/ccn-go/ccn/sweep"
 )
 
@@ -37,7 +38,9 @@ func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 // job-array script.
 //
 // Exit status: 0 done (diverged runs are results), 1 a run failed for good or
-// an I/O error, 2 bad input, 130 interrupted (rerun to resume).
+// an I/O error, 2 bad input (also: the results directory holds runs computed
+// by a build of other numerics, without --recompute-mismatched), 130
+// interrupted (rerun to resume).
 func runSweep(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("sweep", stderr)
 	fs.Usage = func() {
@@ -55,6 +58,7 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 	bin := fs.String("ccn", "", "`path` of the ccn binary in emitted tasks (default: this binary)")
 	noGate := fs.Bool("no-gate", false, "skip the gradient check against the reference before runs")
 	retry := fs.Bool("retry-failed", false, "forget earlier failures and try failed runs again")
+	recompute := fs.Bool("recompute-mismatched", false, "recompute the complete runs that a build of other numerics computed (summary.json numerics), instead of refusing to resume")
 	attempts := intFlag(fs, "max-attempts", sweep.DefaultMaxAttempts, "tries of a failing run before it counts as failed")
 	envs := fs.String("envs", "", "comma-separated `list` of environments (names or atari:FILE) replacing the study's envs; +LIST adds to them")
 	every := fs.Duration("progress-every", sweep.DefaultInterval, "time between progress lines when stderr is not a terminal")
@@ -111,6 +115,14 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 		return badInput("--out: %v", err)
 	}
 	if *emitTasks != "" || *emitSlurm != "" {
+		// The emitted ccn run commands refuse a directory holding a run of
+		// other numerics one by one; refuse them all here, once.
+		if err := sweep.CheckNumerics(plan, *out, *attempts, lanes.Numerics()); err != nil {
+			if *recompute {
+				return badInput("%s; --recompute-mismatched recomputes on the local pool only (drop --emit-tasks and --emit-slurm)", strings.TrimPrefix(err.Error(), "sweep: "))
+			}
+			return badInput("%s", strings.TrimPrefix(err.Error(), "sweep: "))
+		}
 		return emitSweep(plan, *out, *emitTasks, *emitSlurm, *bin, *throttle, sbatch, !*noGate, *attempts, stdout)
 	}
 
@@ -118,12 +130,20 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 	defer stop()
 	pool := sweep.Pool{Workers: *jobs, MaxAttempts: *attempts, RetryFailed: *retry,
 		Progress: stderr, Terminal: isTerminal(stderr), Interval: *every,
-		Run: poolRun(!*noGate)}
+		Run: poolRun(!*noGate), RecomputeMismatched: *recompute}
 	start := time.Now()
 	rep, err := pool.Execute(ctx, plan, *out)
 	summary := fmt.Sprintf("%s/%s: %d runs computed (%d diverged), %d found complete, %d failed attempts, in %v",
 		plan.Study, plan.Scale, rep.Ran, rep.Diverged, rep.Found, rep.Failed, time.Since(start).Round(time.Second))
+	if rep.Mismatched > 0 {
+		summary += fmt.Sprintf("; %d runs of other numerics recomputed", rep.Mismatched)
+	}
+	var ne *sweep.NumericsError
 	switch {
+	case errors.As(err, &ne) && rep.Ran == 0:
+		return badInput("%s", strings.TrimPrefix(ne.Error(), "sweep: "))
+	case errors.As(err, &ne):
+		return exitError{exitSweepFailed, summary + "; " + strings.TrimPrefix(ne.Error(), "sweep: ")}
 	case errors.Is(err, context.Canceled):
 		return exitError{exitInterrupted, summary + "; interrupted: run the same command again to resume"}
 	case err != nil:
