@@ -108,7 +108,8 @@ commit() {
 		[ -f "$d/summary.json" ] || continue
 		id=$(basename "$d")
 		dst="$committed/runs/$id"
-		[ -f "$dst/summary.json" ] && continue
+		# A run recomputed in WORK (scripts/rerun-mismatched.sh) replaces its copy.
+		[ -f "$dst/summary.json" ] && cmp -s "$d/summary.json" "$dst/summary.json" && continue
 		mkdir -p "$dst"
 		cp "$d/curve.csv" "$dst/"
 		if keep_predictions "$d" && [ -f "$d/predictions.csv" ]; then

@@ -5,10 +5,12 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/ccn-go/ccn/internal/atomicfile"
@@ -53,6 +55,11 @@ type Selected struct {
 	Candidate int
 	Settled   bool
 	Final     Score
+	// Numerics counts the group's complete runs, the sweep runs of every
+	// candidate and the final runs, by the numerics of the build that
+	// computed them. More than one key means the selection pooled builds
+	// whose results are not bit-comparable (see Results.Mixed).
+	Numerics map[string]int
 }
 
 // Selection returns one Selected per group of every plan.
@@ -63,8 +70,16 @@ func (r *Results) Selection() []Selected {
 		for g := range p.Groups {
 			scores, settled := p.Rank(g, r.look)
 			c := scores[0].Candidate
-			sel = append(sel, Selected{Plan: p, Group: g, Candidate: c, Settled: settled,
-				Final: score(c, p.FinalTasks(g, c), r.look)})
+			s := Selected{Plan: p, Group: g, Candidate: c, Settled: settled,
+				Final: score(c, p.FinalTasks(g, c), r.look), Numerics: map[string]int{}}
+			seen := map[string]bool{}
+			for _, t := range append(p.SweepTasks(g), p.FinalTasks(g, c)...) {
+				if o := r.look(t.ID); !seen[t.ID] && (o.State == Done || o.State == Diverged) {
+					seen[t.ID] = true
+					s.Numerics[o.Summary.NumericsID()]++
+				}
+			}
+			sel = append(sel, s)
 		}
 	}
 	return sel
@@ -95,10 +110,39 @@ func configColumns(r experiments.Resolved, withSeed bool) []string {
 
 func scoreColumns(s Score) []string {
 	return []string{strconv.Itoa(s.Seeds), strconv.Itoa(s.Complete), strconv.Itoa(s.Diverged),
-		strconv.Itoa(s.Failed), strconv.Itoa(s.Pending), formatFloat(s.Mean), formatFloat(s.SE)}
+		strconv.Itoa(s.Failed), strconv.Itoa(s.Pending), formatFloat(s.Mean), formatFloat(s.SE),
+		formatFloat(s.Median), strconv.Itoa(s.NotLearned), FormatNumerics(s.Numerics)}
 }
 
-var scoreHeader = []string{"seeds", "complete", "diverged", "failed", "pending", "mean_final_error", "se_final_error"}
+var scoreHeader = []string{"seeds", "complete", "diverged", "failed", "pending", "mean_final_error", "se_final_error",
+	"median_final_error", "not_learned", "numerics"}
+
+// FormatNumerics writes counts of runs by numerics as "simd/1" when there is
+// one, else as "scalar:4 simd/1:30" (sorted); "" for none.
+func FormatNumerics(n map[string]int) string {
+	keys := slices.Sorted(maps.Keys(n))
+	if len(keys) == 1 {
+		return keys[0]
+	}
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + ":" + strconv.Itoa(n[k])
+	}
+	return strings.Join(parts, " ")
+}
+
+// Mixed returns one line per group whose runs were computed by builds of
+// different numerics (Selected.Numerics), naming the group and the counts.
+func (r *Results) Mixed() []string {
+	var lines []string
+	for _, s := range r.Selection() {
+		if len(s.Numerics) > 1 {
+			lines = append(lines, fmt.Sprintf("%s/%s group %s pools runs of different numerics: %s",
+				s.Plan.Study, s.Plan.Scale, s.Plan.Groups[s.Group].Name, FormatNumerics(s.Numerics)))
+		}
+	}
+	return lines
+}
 
 // WriteSelection writes selection.csv: per group the selected candidate, its
 // score over the final seeds and its configuration (seed left out).
@@ -187,15 +231,19 @@ func (r *Results) WriteCurves(w io.Writer) error {
 // WriteTable writes the selection as an aligned text table.
 func (r *Results) WriteTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "study\tscale\tgroup\tselected\tseeds\tfinal error (mean ± s.e.)\tdiverged\tfailed\tpending")
+	fmt.Fprintln(tw, "study\tscale\tgroup\tselected\tseeds\tfinal error (mean ± s.e.)\tmedian\tnot learned\tdiverged\tfailed\tpending\tnumerics")
 	for _, s := range r.Selection() {
 		label := s.Plan.Groups[s.Group].Candidates[s.Candidate].Label
 		if !s.Settled {
 			label += " (sweep running)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d/%d\t%.6g ± %.2g\t%d\t%d\t%d\n", s.Plan.Study, s.Plan.Scale,
+		n := FormatNumerics(s.Numerics)
+		if len(s.Numerics) > 1 {
+			n = "MIXED " + n
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d/%d\t%.6g ± %.2g\t%.6g\t%d\t%d\t%d\t%d\t%s\n", s.Plan.Study, s.Plan.Scale,
 			s.Plan.Groups[s.Group].Name, label, s.Final.Complete, s.Final.Seeds, s.Final.Mean, s.Final.SE,
-			s.Final.Diverged, s.Final.Failed, s.Final.Pending)
+			s.Final.Median, s.Final.NotLearned, s.Final.Diverged, s.Final.Failed, s.Final.Pending, n)
 	}
 	return tw.Flush()
 }

@@ -17,14 +17,27 @@ type Score struct {
 	Pending   int     // runs not yet settled
 	Mean      float64 // mean final error over the Complete runs (NaN if none)
 	SE        float64 // standard error of that mean (package internal/stats: 0 if n = 1, NaN if none)
+	Median    float64 // median final error over the Complete runs (NaN if none)
+	// NotLearned counts the Complete runs that never beat the best constant
+	// prediction: final_error ≥ return_variance.
+	NotLearned int
+	// Errors are the final errors of the Complete runs, in seed order.
+	Errors []float64
+	// Numerics counts the Complete and Diverged runs by the numerics of the
+	// build that computed them (experiments.Summary.NumericsID).
+	Numerics map[string]int
 }
+
+// Mixed reports whether the runs were computed by builds of more than one
+// numerics, whose results are not bit-comparable.
+func (s Score) Mixed() bool { return len(s.Numerics) > 1 }
 
 // Bad is the number of runs that diverged or failed.
 func (s Score) Bad() int { return s.Diverged + s.Failed }
 
 // score summarizes the final errors of tasks' outcomes.
 func score(c int, tasks []Task, look func(id string) Outcome) Score {
-	s := Score{Candidate: c, Seeds: len(tasks)}
+	s := Score{Candidate: c, Seeds: len(tasks), Numerics: map[string]int{}}
 	var errs []float64
 	for _, t := range tasks {
 		o := look(t.ID)
@@ -32,8 +45,13 @@ func score(c int, tasks []Task, look func(id string) Outcome) Score {
 		case Done:
 			s.Complete++
 			errs = append(errs, o.Summary.FinalError)
+			if o.Summary.FinalError >= o.Summary.ReturnVariance {
+				s.NotLearned++
+			}
+			s.Numerics[o.Summary.NumericsID()]++
 		case Diverged:
 			s.Diverged++
+			s.Numerics[o.Summary.NumericsID()]++
 		case Failed:
 			s.Failed++
 		default:
@@ -41,6 +59,8 @@ func score(c int, tasks []Task, look func(id string) Outcome) Score {
 		}
 	}
 	s.Mean, s.SE = stats.MeanSE(errs)
+	s.Median = stats.Median(errs)
+	s.Errors = errs
 	return s
 }
 

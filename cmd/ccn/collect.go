@@ -9,8 +9,10 @@ import (
 )
 
 // runCollect merges the runs of a results directory into tidy CSV tables and
-// prints the selection (best configuration per group, mean ± standard error
-// of the final error over the final seeds).
+// prints the selection (best configuration per group, mean ± standard error,
+// median and runs that never beat the best constant, over the final seeds,
+// and the numerics of the builds that computed the group's runs, with a
+// warning per group that pools builds of different numerics).
 //
 // Exit status: 0 done, 1 an I/O error, 2 bad input (not a results directory).
 func runCollect(args []string, stdout, stderr io.Writer) error {
@@ -46,6 +48,9 @@ func runCollect(args []string, stdout, stderr io.Writer) error {
 	}
 	if err := res.WriteTable(stdout); err != nil {
 		return err
+	}
+	for _, line := range res.Mixed() {
+		fmt.Fprintf(stderr, "warning: %s (rerun them with one build: ccn sweep FILE --recompute-mismatched)\n", line)
 	}
 	for _, p := range paths {
 		fmt.Fprintf(stderr, "wrote %s\n", p)

@@ -1,5 +1,7 @@
-// Package stats holds the project's one summary of repeated measurements: the
-// mean and its standard error, computed with gonum/stat,
+// Package stats holds the project's summaries of repeated measurements (the
+// median, and the comparisons of two samples that do not assume normality:
+// MannWhitney and BootstrapCI) and its one rule for the mean and its
+// standard error, computed with gonum/stat,
 //
 //	x̄ = Σx/n      s.e. = s/√n      s² = Σ(x − x̄)²/(n − 1)
 //
