@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/ccn-go/ccn/experiments"
+	"github.com/ccn-go/ccn/internal/lanes"
 )
 
 // fakeError is the final error the fake runner reports for a configuration:
@@ -26,6 +27,15 @@ type fakeRunner struct {
 	calls     map[string]int
 	divergeAt float64
 	fail      map[string]bool
+	// builds is the numerics the runs record; "" means this binary's.
+	builds string
+}
+
+func (f *fakeRunner) numerics() string {
+	if f.builds != "" {
+		return f.builds
+	}
+	return lanes.Numerics()
 }
 
 func newFakeRunner() *fakeRunner {
@@ -66,7 +76,7 @@ func (f *fakeRunner) run(ctx context.Context, r experiments.Resolved, dir string
 		return experiments.Summary{}, err
 	}
 	s := experiments.Summary{Config: cfg, Seed: cfg.Seed, FinalError: e, Steps: cfg.Steps,
-		Diverged: cfg.StepSize >= f.divergeAt}
+		Diverged: cfg.StepSize >= f.divergeAt, Kernels: lanes.Path(), Numerics: f.numerics()}
 	b, _ := json.Marshal(s)
 	if err := os.WriteFile(filepath.Join(dir, experiments.SummaryFile), b, 0o644); err != nil {
 		return experiments.Summary{}, err

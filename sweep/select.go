@@ -19,7 +19,8 @@ type Score struct {
 	SE        float64 // standard error of that mean (package internal/stats: 0 if n = 1, NaN if none)
 	Median    float64 // median final error over the Complete runs (NaN if none)
 	// NotLearned counts the Complete runs that never beat the best constant
-	// prediction: final_error ≥ return_variance.
+	// prediction: final_error ≥ return_variance (summaries without a
+	// return_variance are not counted).
 	NotLearned int
 	// Errors are the final errors of the Complete runs, in seed order.
 	Errors []float64
@@ -45,7 +46,7 @@ func score(c int, tasks []Task, look func(id string) Outcome) Score {
 		case Done:
 			s.Complete++
 			errs = append(errs, o.Summary.FinalError)
-			if o.Summary.FinalError >= o.Summary.ReturnVariance {
+			if rv := o.Summary.ReturnVariance; rv > 0 && o.Summary.FinalError >= rv {
 				s.NotLearned++
 			}
 			s.Numerics[o.Summary.NumericsID()]++

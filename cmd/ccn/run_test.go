@@ -137,7 +137,7 @@ func TestRunWritesFilesDeterministically(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(js, &s))
 	for _, k := range []string{"config", "seed", "final_error", "lifetime_error", "steps", "wall_seconds",
-		"steps_per_second", "diverged", "version", "revision", "go_version", "kernels"} {
+		"steps_per_second", "diverged", "version", "revision", "go_version", "kernels", "numerics"} {
 		assert.Contains(t, s, k)
 	}
 	assert.Equal(t, 3000.0, s["steps"])
