@@ -121,10 +121,13 @@ commit() {
 	"$ccn" collect "$committed" --to "$work/tables" >"$committed/selection.txt"
 	cp "$work/tables/selection.csv" "$work/tables/candidates.csv" "$committed/"
 	"$ccn" plot --results "$committed" --scale paper --out "$repo/figures/paper" || true
+	# The claims tables of docs/results.md come from the committed runs (go test ./docs checks it).
+	"$ccn" collect "$committed" --markdown "$repo/docs/results.md"
 	runs=$(ls "$committed/runs" | wc -l)
 	size=$(($(du -sb "$committed" | cut -f1) / 1024))
 	cd "$repo"
 	git add -f results/paper figures/paper/*.png figures/paper/captions.txt 2>/dev/null || git add -f results/paper
+	git add docs/results.md
 	git commit -q -m "results/paper: $runs paper-scale runs committed ($n new, ${size} kB)" || echo "paper-sweep: nothing new to commit"
 }
 

@@ -46,6 +46,13 @@ func (r *Results) look(id string) Outcome {
 	return o
 }
 
+// Outcome returns the state of run id of the results directory, with its
+// summary when complete (read once, then remembered).
+func (r *Results) Outcome(id string) Outcome { return r.look(id) }
+
+// Dir returns the results directory.
+func (r *Results) Dir() string { return r.out }
+
 // Selected is the selection of one group: the best candidate over the sweep
 // seeds (provisional while Settled is false) and its score over the final
 // seeds.

@@ -4,7 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"strings"
 
+	"github.com/ccn-go/ccn/internal/atomicfile"
+	"github.com/ccn-go/ccn/report"
 	"github.com/ccn-go/ccn/sweep"
 )
 
@@ -18,10 +22,11 @@ import (
 func runCollect(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("collect", stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: ccn collect DIR [--to OUTDIR]")
+		fmt.Fprintln(fs.Output(), "usage: ccn collect DIR [--to OUTDIR | --markdown FILE]")
 		printFlags(fs)
 	}
 	to := fs.String("to", "", "directory for curves.csv, candidates.csv, selection.csv (default DIR)")
+	markdown := fs.String("markdown", "", "instead of the tables, write the claims tables (Markdown, scale paper) between the markers <!-- generated:claims:start --> and <!-- generated:claims:end --> of `file` (- for standard output)")
 	dir, rest := "", args
 	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
 		dir, rest = args[0], args[1:]
@@ -42,6 +47,9 @@ func runCollect(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return exitError{exitRunFailed, err.Error()}
 	}
+	if *markdown != "" {
+		return writeClaims(res, *markdown, stdout)
+	}
 	paths, err := res.WriteFiles(*to)
 	if err != nil {
 		return exitError{exitRunFailed, err.Error()}
@@ -55,5 +63,36 @@ func runCollect(args []string, stdout, stderr io.Writer) error {
 	for _, p := range paths {
 		fmt.Fprintf(stderr, "wrote %s\n", p)
 	}
+	return nil
+}
+
+// writeClaims writes the claims tables of res into the generated block of the
+// Markdown page at path, or to stdout for "-". A page without the block's
+// markers is bad input, left unchanged.
+func writeClaims(res *sweep.Results, path string, stdout io.Writer) error {
+	var b strings.Builder
+	if err := report.WriteClaims(&b, res); err != nil {
+		return exitError{exitRunFailed, err.Error()}
+	}
+	if path == "-" {
+		_, err := io.WriteString(stdout, b.String())
+		return err
+	}
+	page, err := os.ReadFile(path)
+	if err != nil {
+		return badInput("--markdown: %v", err)
+	}
+	out, err := report.ReplaceGenerated(string(page), report.ClaimsBlock, b.String())
+	if err != nil {
+		return badInput("--markdown %s: %s", path, strings.TrimPrefix(err.Error(), "report: "))
+	}
+	if out == string(page) {
+		fmt.Fprintf(stdout, "%s: claims block up to date\n", path)
+		return nil
+	}
+	if err := atomicfile.WriteFile(path, []byte(out), 0o644); err != nil {
+		return exitError{exitRunFailed, err.Error()}
+	}
+	fmt.Fprintf(stdout, "%s: claims block rewritten\n", path)
 	return nil
 }

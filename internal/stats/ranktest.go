@@ -10,13 +10,14 @@ import (
 // does not assume normality. With the ranks r of x in the pooled sample (ties
 // share their mean rank),
 //
-//	U = Σ r − n_x(n_x + 1)/2          (the number of pairs with x < y, ties 1/2)
+//	U = Σ r − n_x(n_x + 1)/2          (the number of pairs with x > y, ties 1/2)
 //	σ² = n_x·n_y/12 · (n + 1 − Σ(t³ − t)/(n(n − 1)))   t: sizes of tied groups
 //	z = (|U − n_x·n_y/2| − 1/2)/σ     p = erfc(z/√2)
 //
 // the normal approximation with tie and continuity correction (good from
-// about eight values per sample). It returns U and p; p is NaN when either
-// sample is empty or every value is tied.
+// about eight values per sample). It returns U and p: U below n_x·n_y/2
+// means x tends to be smaller than y. p is NaN when either sample is empty or
+// every value is tied.
 func MannWhitney(x, y []float64) (u, p float64) {
 	nx, ny := len(x), len(y)
 	if nx == 0 || ny == 0 {
