@@ -85,7 +85,7 @@ var claims = []claim{
 // groupSample is the final runs of one selected group.
 type groupSample struct {
 	sel        sweep.Selected
-	name       string  // study/group
+	name       string    // study/group
 	errs       []float64 // final errors of the complete runs, in seed order
 	ids        []string  // their run IDs
 	notLearned int
