@@ -14,11 +14,13 @@ import (
 	"github.com/ccn-go/ccn/sweep"
 )
 
-// Markers around a generated block of a Markdown page (ReplaceGenerated).
+// Names of the generated blocks of a Markdown page (ReplaceGenerated,
+// Blocks).
 const (
-	ClaimsBlock = "claims"
-	markerStart = "<!-- generated:%s:start -->"
-	markerEnd   = "<!-- generated:%s:end -->"
+	ClaimsBlock       = "claims"
+	AuthorsSetupBlock = "authors-setup"
+	markerStart       = "<!-- generated:%s:start -->"
+	markerEnd         = "<!-- generated:%s:end -->"
 )
 
 // ClaimsScale is the scale the claims tables read: the paper's protocol.
@@ -88,6 +90,7 @@ type groupSample struct {
 	name       string    // study/group
 	errs       []float64 // final errors of the complete runs, in seed order
 	ids        []string  // their run IDs
+	seeds      []uint64  // their seeds
 	notLearned int
 }
 
@@ -108,6 +111,7 @@ func newClaimsData(res *sweep.Results) *claimsData {
 			if o := res.Outcome(t.ID); o.State == sweep.Done {
 				g.errs = append(g.errs, o.Summary.FinalError)
 				g.ids = append(g.ids, t.ID)
+				g.seeds = append(g.seeds, t.Seed)
 			}
 		}
 		d.groups = append(d.groups, g)
@@ -328,4 +332,80 @@ func ReplaceGenerated(page, name, block string) (string, error) {
 		return "", fmt.Errorf("%w: want %s … %s", ErrNoMarkers, start, end)
 	}
 	return page[:i+len(start)] + "\n" + block + page[j:], nil
+}
+
+// Blocks are the generated blocks of the results pages, by name: each writes
+// its Markdown from a results directory.
+var Blocks = map[string]func(io.Writer, *sweep.Results) error{
+	ClaimsBlock:       WriteClaims,
+	AuthorsSetupBlock: WriteAuthorsSetup,
+}
+
+// WriteAuthorsSetup writes the table of claim 2 against the authors' code:
+// T-BPTT 2:13 and 15:4 of study compute-matched-tbptt (ours) on the final
+// seeds of study tbptt-authors-setup and on all of its own, the authors'
+// setup, and ours with one of the setup's three differences; each cell the
+// final error's mean ± s.e. and median over n runs, with the selected step
+// size.
+func WriteAuthorsSetup(w io.Writer, res *sweep.Results) error {
+	d := newClaimsData(res)
+	get := func(study, group string) *groupSample { return d.find(groupRef{Study: study, Group: group}) }
+	var seeds []uint64
+	if g := get("tbptt-authors-setup", "tbptt-authors/2:13"); g != nil {
+		seeds = g.seeds
+	}
+	cell := func(g *groupSample, only []uint64) string {
+		if g == nil {
+			return "no runs"
+		}
+		xs := g.errs
+		if only != nil {
+			xs = nil
+			for i, s := range g.seeds {
+				if slices.Contains(only, s) {
+					xs = append(xs, g.errs[i])
+				}
+			}
+		}
+		m, se := stats.MeanSE(xs)
+		label := g.sel.Plan.Groups[g.sel.Group].Candidates[g.sel.Candidate].Label
+		return fmt.Sprintf("%s, median %s (n = %d; %s)", meanSE(m, se), num(stats.Median(xs)), len(xs), label)
+	}
+	var b strings.Builder
+	b.WriteString("| T-BPTT | 2:13 | 15:4 |\n|---|---|---|\n")
+	fmt.Fprintf(&b, "| ours (compute-matched-tbptt), the seeds of the authors' setup (%s) | %s | %s |\n", seedList(seeds),
+		cell(get("compute-matched-tbptt", "tbptt/2:13"), seeds), cell(get("compute-matched-tbptt", "tbptt/15:4"), seeds))
+	fmt.Fprintf(&b, "| ours (compute-matched-tbptt), every final seed | %s | %s |\n",
+		cell(get("compute-matched-tbptt", "tbptt/2:13"), nil), cell(get("compute-matched-tbptt", "tbptt/15:4"), nil))
+	fmt.Fprintf(&b, "| the authors' setup | %s | %s |\n",
+		cell(get("tbptt-authors-setup", "tbptt-authors/2:13"), nil), cell(get("tbptt-authors-setup", "tbptt-authors/15:4"), nil))
+	var one []string
+	for _, v := range []string{"fan-in-init", "no-out-bias", "full-output-step"} {
+		one = append(one, v+" "+cell(get("tbptt-authors-setup", "tbptt-2:13/"+v), nil))
+	}
+	fmt.Fprintf(&b, "| ours with one of the three | %s | |\n", strings.Join(one, "; "))
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// seedList writes seeds as ranges: "100-109", "100-104, 107".
+func seedList(seeds []uint64) string {
+	s := slices.Sorted(slices.Values(seeds))
+	var parts []string
+	for i := 0; i < len(s); {
+		j := i
+		for j+1 < len(s) && s[j+1] == s[j]+1 {
+			j++
+		}
+		if j > i {
+			parts = append(parts, fmt.Sprintf("%d-%d", s[i], s[j]))
+		} else {
+			parts = append(parts, fmt.Sprint(s[i]))
+		}
+		i = j + 1
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
 }

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/ccn-go/ccn/internal/atomicfile"
@@ -26,7 +28,7 @@ func runCollect(args []string, stdout, stderr io.Writer) error {
 		printFlags(fs)
 	}
 	to := fs.String("to", "", "directory for curves.csv, candidates.csv, selection.csv (default DIR)")
-	markdown := fs.String("markdown", "", "instead of the tables, write the claims tables (Markdown, scale paper) between the markers <!-- generated:claims:start --> and <!-- generated:claims:end --> of `file` (- for standard output)")
+	markdown := fs.String("markdown", "", "instead of the tables, write the generated blocks of the results page (Markdown, scale paper: claims, authors-setup) between their markers <!-- generated:NAME:start --> and <!-- generated:NAME:end --> in `file` (-: the claims tables to standard output)")
 	dir, rest := "", args
 	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
 		dir, rest = args[0], args[1:]
@@ -66,33 +68,46 @@ func runCollect(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// writeClaims writes the claims tables of res into the generated block of the
-// Markdown page at path, or to stdout for "-". A page without the block's
-// markers is bad input, left unchanged.
+// writeClaims writes the generated blocks (report.Blocks) of res into the
+// Markdown page at path, each between its markers, or the claims tables to
+// stdout for "-". A page without any block's markers is bad input, left
+// unchanged.
 func writeClaims(res *sweep.Results, path string, stdout io.Writer) error {
-	var b strings.Builder
-	if err := report.WriteClaims(&b, res); err != nil {
-		return exitError{exitRunFailed, err.Error()}
-	}
 	if path == "-" {
-		_, err := io.WriteString(stdout, b.String())
-		return err
+		if err := report.WriteClaims(stdout, res); err != nil {
+			return exitError{exitRunFailed, err.Error()}
+		}
+		return nil
 	}
 	page, err := os.ReadFile(path)
 	if err != nil {
 		return badInput("--markdown: %v", err)
 	}
-	out, err := report.ReplaceGenerated(string(page), report.ClaimsBlock, b.String())
-	if err != nil {
-		return badInput("--markdown %s: %s", path, strings.TrimPrefix(err.Error(), "report: "))
+	out, found := string(page), 0
+	for _, name := range slices.Sorted(maps.Keys(report.Blocks)) {
+		if _, err := report.Generated(out, name); err != nil {
+			continue
+		}
+		var b strings.Builder
+		if err := report.Blocks[name](&b, res); err != nil {
+			return exitError{exitRunFailed, err.Error()}
+		}
+		if out, err = report.ReplaceGenerated(out, name, b.String()); err != nil {
+			return exitError{exitRunFailed, err.Error()}
+		}
+		found++
+	}
+	if found == 0 {
+		return badInput("--markdown %s: no generated block (<!-- generated:NAME:start --> … <!-- generated:NAME:end -->, NAME one of %s)",
+			path, strings.Join(slices.Sorted(maps.Keys(report.Blocks)), ", "))
 	}
 	if out == string(page) {
-		fmt.Fprintf(stdout, "%s: claims block up to date\n", path)
+		fmt.Fprintf(stdout, "%s: %d generated blocks up to date\n", path, found)
 		return nil
 	}
 	if err := atomicfile.WriteFile(path, []byte(out), 0o644); err != nil {
 		return exitError{exitRunFailed, err.Error()}
 	}
-	fmt.Fprintf(stdout, "%s: claims block rewritten\n", path)
+	fmt.Fprintf(stdout, "%s: %d generated blocks rewritten\n", path, found)
 	return nil
 }
