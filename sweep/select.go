@@ -22,8 +22,6 @@ type Score struct {
 	// prediction: final_error ≥ return_variance (summaries without a
 	// return_variance are not counted).
 	NotLearned int
-	// Errors are the final errors of the Complete runs, in seed order.
-	Errors []float64
 	// Numerics counts the Complete and Diverged runs by the numerics of the
 	// build that computed them (experiments.Summary.NumericsID).
 	Numerics map[string]int
@@ -61,7 +59,6 @@ func score(c int, tasks []Task, look func(id string) Outcome) Score {
 	}
 	s.Mean, s.SE = stats.MeanSE(errs)
 	s.Median = stats.Median(errs)
-	s.Errors = errs
 	return s
 }
 
