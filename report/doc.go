@@ -40,4 +40,13 @@
 // A figure whose data are missing is skipped with a *plots.MissingError that
 // says what is missing (a study never swept, a sweep stage not settled, a group
 // without complete final runs), never drawn with an empty axis.
+//
+// WriteClaims writes the paper's trace patterning claims as Markdown tables
+// (docs/results.md, `ccn collect DIR --markdown FILE`): per group the final
+// error's mean ± s.e., median, s.d. and the runs that never beat the best
+// constant, and per claim a comparison of two groups that does not assume
+// normality, the bootstrap intervals of the differences of medians and means
+// and the Mann-Whitney U test,
+//
+//	Δ = f(B) − f(A)      f = median or mean      p: two-sided, U normal approximation
 package report

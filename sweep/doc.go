@@ -17,7 +17,9 @@
 // Every run lives in DIR/runs/ID, where ID is derived from a hash of the
 // resolved experiments.RunConfig (which experiments.Run stores inside, in
 // summary.json). A run whose directory holds summary.json is complete and is
-// never recomputed, so any number of interrupted invocations, a local Pool,
+// never recomputed (unless a build of other numerics computed it: a Pool
+// refuses to resume over such runs with a NumericsError, or recomputes them
+// with RecomputeMismatched), so any number of interrupted invocations, a local Pool,
 // GNU parallel over the emitted task file and a Slurm job array all fill the
 // same directories with the same files. Collect turns a results directory into
 // tidy CSV tables.
