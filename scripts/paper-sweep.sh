@@ -9,7 +9,8 @@
 # WORK (default $HOME/ccn-paper, outside the repository) is an ordinary results
 # directory (DIR/runs/ID, package sweep). `run` first copies the committed runs
 # of results/paper into WORK (a fresh machine resumes from the repository), then
-# repeats: emit the runnable runs of every study (ccn sweep --emit-tasks; a
+# recomputes the complete runs that a build of other numerics made
+# (scripts/rerun-mismatched.sh), then repeats: emit the runnable runs of every study (ccn sweep --emit-tasks; a
 # complete run is never listed), keep the next CHUNK of them (likely step sizes
 # first, then by seed: see below), run them with JOBS processes under nice 19,
 # until nothing is runnable. T-BPTT runs are left out unless TBPTT=1.
@@ -54,6 +55,9 @@ run() {
 	if [ -d "$committed/runs" ]; then
 		cp -Rn "$committed/runs" "$work/" # never overwrite a run computed here
 	fi
+	# One build per results directory: runs of other numerics than this
+	# binary's are recomputed first (ccn sweep refuses to resume over them).
+	CCN="$ccn" JOBS="$JOBS" "$repo/scripts/rerun-mismatched.sh" "$work"
 	while :; do
 		: >"$work/tasks.all"
 		for s in $STUDIES; do
