@@ -37,7 +37,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	var flags experiments.RunConfig
 	settingFlags(fs, &flags)
 	out := fs.String("out", "", "run directory to write (required; its parent must exist)")
-	config := fs.String("config", "", "JSON or YAML file with the same keys as the flags; flags given too override it")
+	config := fs.String("config", "", "JSON or YAML file with the same keys as the flags, or a run's summary.json (its config: the run again); flags given too override it")
 	force := fs.Bool("force", false, "rerun even if the directory holds a complete run (of any configuration)")
 	noGate := fs.Bool("no-gate", false, "skip the gradient check against the reference before the run")
 	inject := fs.String("inject", "", "inject a known mistake into the engines the gate checks, to see it refuse the run: "+injectionNames())
