@@ -3,9 +3,11 @@
 package lanes
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 )
 
 // TestRMSPropWideMatchesQuads checks the eight-lane RMSProp loop against the
@@ -95,4 +97,52 @@ func TestRMSPropFoldWideMatchesQuads(t *testing.T) {
 		t.Error("a fold coefficient one ulp off went unnoticed")
 	}
 	clearUpper()
+}
+
+// BenchmarkRMSPropLoops times RMSProp's loops at the learnable sizes of the
+// Atari configurations (Columnar 6: 6,648 entries; T-BPTT 5:7: 7,932),
+// four lanes against eight, the update alone and with the trace fold, and
+// the square roots alone (sqrt: VSQRTPD over v, the loops' floor): on CPUs
+// whose 512-bit square roots are not full width, four lanes win
+// (wideRMSProp). Run with -test.cpu 1 and compare CPU times.
+func BenchmarkRMSPropLoops(b *testing.B) {
+	if !eightLanes {
+		b.Skip("no AVX-512 on this CPU")
+	}
+	for _, n := range []int{6648, 7932} {
+		rng := rand.New(rand.NewPCG(9, 10))
+		theta, u, v, tr := randVec(rng, n), randVec(rng, n), make([]float64, n), randVec(rng, n)
+		for i := range v {
+			v[i] = 1
+		}
+		pt, pu, pv, ptr := base(theta), base(u), base(v), base(tr)
+		for _, k := range []struct {
+			name string
+			f    func()
+		}{
+			{"rmsprop4", func() { rmspropAt(pt, pu, pv, n, 0.5, 1e-4, 0.9999, 1e-8) }},
+			{"rmsprop8", func() { rmsprop8At(pt, pu, pv, n, 0.5, 1e-4, 0.9999, 1e-8) }},
+			{"fold4", func() { rmspropFoldAt(pt, pu, pv, ptr, n, 0.5, 1e-4, 0.9999, 1e-8, 0.5, 1) }},
+			{"fold8", func() { rmsprop8FoldAt(pt, pu, pv, ptr, n, 0.5, 1e-4, 0.9999, 1e-8, 0.5, 1) }},
+			{"sqrt", func() { sqrtAt(pu, pv, n) }},
+		} {
+			b.Run(fmt.Sprintf("%s/%d", k.name, n), func(b *testing.B) {
+				for b.Loop() {
+					k.f()
+				}
+				clearUpper()
+			})
+		}
+	}
+}
+
+// sqrtAt writes √v into u for the first n entries (a multiple of 4), four
+// lanes per instruction: the square roots of an RMSProp step and nothing
+// else.
+//
+//go:noinline
+func sqrtAt(pu, pv unsafe.Pointer, n int) {
+	for k := 0; k < n; k += 4 {
+		stAt(ldAt(pv, k).Sqrt(), pu, k)
+	}
 }
