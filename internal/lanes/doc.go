@@ -5,9 +5,9 @@
 // runs with GOEXPERIMENT=simd on amd64 and used only when the CPU reports
 // AVX2 and FMA; everywhere else the scalar path runs, so a plain go build works
 // on every architecture. Path reports which one this binary uses. Where the
-// CPU also has AVX-512, RMSProp's loop runs eight lanes per instruction with
-// the four-lane loop's operations and bits (GODEBUG=cpu.avx512f=off turns it
-// off).
+// CPU also has AVX-512 with full-width 512-bit square roots (wideRMSProp),
+// RMSProp's loops run eight lanes per instruction with the four-lane loops'
+// operations and bits (GODEBUG=cpu.avx512f=off turns it off).
 //
 // The two paths compute the same formulas. Element-wise kernels (the RMSProp
 // update, trace recurrences, axpy forms) perform the same operations in the

@@ -22,12 +22,12 @@ func RMSProp(theta, u, v []float64, s, alpha, b, eps float64) {
 
 // RMSPropFold is RMSProp(theta, u, v, s, alpha, b, eps) followed by
 // ScaleAdd(u, d, c, t), u ← d·u + c·t, with the same bits: the RMSProp step
-// reads u before the fold. Where the lane path has eight lanes it does both
-// in one pass over the entries (one load and store of u instead of two);
-// elsewhere it makes the two calls.
+// reads u before the fold. The lane path does both in one pass over the
+// entries (one load and store of u instead of two); the scalar path makes
+// the two calls.
 func RMSPropFold(theta, u, v, t []float64, s, alpha, b, eps, d, c float64) {
 	v, theta, t = v[:len(u)], theta[:len(u)], t[:len(u)]
-	if useLanes && eightLanes {
+	if useLanes {
 		rmspropFoldLanes(theta, u, v, t, s, alpha, b, eps, d, c)
 		clearUpper()
 		return

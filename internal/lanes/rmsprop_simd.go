@@ -17,13 +17,13 @@ import (
 // division per entry by at most a few ulps of the step (a·b cannot
 // underflow, a, b ≥ ε, and overflows only for directions beyond 1e77).
 //
-// On a CPU with AVX-512 (eightLanes) the same operations run eight entries per
-// instruction (rmsprop8At): square roots bound this loop, and one VSQRTPD
-// of eight lanes costs about what one of four does (measured on this
-// machine's Zen 5: 500 entries in 300 ns instead of 580).
+// Where 512-bit square roots are full width (wideRMSProp) the same
+// operations run eight entries per instruction (rmsprop8At): square roots
+// bound this loop, and there one VSQRTPD of eight lanes costs about what one
+// of four does.
 func rmspropLanes(theta, u, v []float64, s, alpha, b, eps float64) {
 	n := len(u) &^ 3
-	if n > 0 && eightLanes {
+	if n > 0 && wideRMSProp {
 		rmsprop8At(base(theta), base(u), base(v), n, s, alpha, b, eps)
 	} else if n > 0 {
 		rmspropAt(base(theta), base(u), base(v), n, s, alpha, b, eps)
@@ -106,12 +106,15 @@ func ld8At(p unsafe.Pointer, i int) f64x8 {
 
 func st8At(v f64x8, p unsafe.Pointer, i int) { v.Store((*[8]float64)(unsafe.Add(p, 8*i))) }
 
-// rmspropFoldLanes is RMSPropFold in one pass (rmsprop8FoldAt), then the
-// scalar tail: RMSProp's, then the fold's.
+// rmspropFoldLanes is RMSPropFold in one pass (rmsprop8FoldAt where
+// wideRMSProp, else rmspropFoldAt), then the scalar tail: RMSProp's, then
+// the fold's.
 func rmspropFoldLanes(theta, u, v, t []float64, s, alpha, b, eps, d, c float64) {
 	n := len(u) &^ 3
-	if n > 0 {
+	if n > 0 && wideRMSProp {
 		rmsprop8FoldAt(base(theta), base(u), base(v), base(t), n, s, alpha, b, eps, d, c)
+	} else if n > 0 {
+		rmspropFoldAt(base(theta), base(u), base(v), base(t), n, s, alpha, b, eps, d, c)
 	}
 	rmspropTail(theta[n:], u[n:], v[n:], s, alpha, b, eps)
 	for i := n; i < len(u); i++ {
@@ -136,5 +139,33 @@ func rmsprop8FoldAt(pt, pu, pv, ptr unsafe.Pointer, n int, s, alpha, b, eps, d, 
 		u := ldAt(pu, k)
 		stAt(bc(d).Mul(u).Add(bc(c).Mul(ldAt(ptr, k))), pu, k)
 		rmspropQuadStep(pt, pv, k, bc(s).Mul(u), bc(b), bc(1-b), bc(eps), va)
+	}
+}
+
+// rmspropFoldAt is rmspropAt that also folds t into u after reading it,
+// u ← d·u + c·t (ScaleAdd's operations), four lanes per instruction.
+//
+//go:noinline
+func rmspropFoldAt(pt, pu, pv, ptr unsafe.Pointer, n int, s, alpha, b, eps, d, c float64) {
+	vs, vb, vc, va, ve, vd, vk := bc(s), bc(b), bc(1-b), bc(alpha), bc(eps), bc(d), bc(c)
+	k := 0
+	for ; k+8 <= n; k += 8 {
+		u0, u1 := ldAt(pu, k), ldAt(pu, k+4)
+		stAt(vd.Mul(u0).Add(vk.Mul(ldAt(ptr, k))), pu, k)
+		stAt(vd.Mul(u1).Add(vk.Mul(ldAt(ptr, k+4))), pu, k+4)
+		g0, g1 := vs.Mul(u0), vs.Mul(u1)
+		v0 := vb.Mul(ldAt(pv, k)).Add(vc.Mul(g0).Mul(g0))
+		v1 := vb.Mul(ldAt(pv, k+4)).Add(vc.Mul(g1).Mul(g1))
+		stAt(v0, pv, k)
+		stAt(v1, pv, k+4)
+		a0, a1 := v0.Sqrt().Add(ve), v1.Sqrt().Add(ve)
+		inv := va.Div(a0.Mul(a1))
+		stAt(ldAt(pt, k).Add(g0.Mul(a1).Mul(inv)), pt, k)
+		stAt(ldAt(pt, k+4).Add(g1.Mul(a0).Mul(inv)), pt, k+4)
+	}
+	if k < n {
+		u := ldAt(pu, k)
+		stAt(vd.Mul(u).Add(vk.Mul(ldAt(ptr, k))), pu, k)
+		rmspropQuadStep(pt, pv, k, vs.Mul(u), vb, vc, ve, va)
 	}
 }

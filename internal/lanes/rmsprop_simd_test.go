@@ -3,9 +3,11 @@
 package lanes
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 )
 
 // TestRMSPropWideMatchesQuads checks the eight-lane RMSProp loop against the
@@ -49,4 +51,98 @@ func TestRMSPropWideMatchesQuads(t *testing.T) {
 		t.Error("a step size one ulp larger went unnoticed")
 	}
 	clearUpper()
+}
+
+// TestRMSPropFoldWideMatchesQuads checks the eight-lane one-pass fold
+// (rmsprop8FoldAt) against the four-lane one (rmspropFoldAt), bitwise, for
+// every multiple of 4 up to 40 entries, over a few steps; and that the
+// comparison sees a fold coefficient one ulp off. Whichever of the two
+// RMSPropFold takes on this CPU, the other is checked here.
+func TestRMSPropFoldWideMatchesQuads(t *testing.T) {
+	if !eightLanes {
+		t.Skip("no AVX-512 on this CPU")
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	run := func(n int, c8 float64) (mism int) {
+		theta4, u4, v4 := make([]float64, n), make([]float64, n), make([]float64, n)
+		for i := range theta4 {
+			theta4[i] = rng.NormFloat64()
+			u4[i] = math.Ldexp(rng.NormFloat64(), rng.IntN(40)-20)
+			v4[i] = math.Ldexp(rng.Float64(), rng.IntN(40)-30)
+		}
+		theta8, u8, v8 := append([]float64(nil), theta4...), append([]float64(nil), u4...), append([]float64(nil), v4...)
+		tr := make([]float64, n)
+		for step := range 3 {
+			for i := range tr {
+				tr[i] = rng.NormFloat64()
+			}
+			s := 0.3 - 0.4*float64(step)
+			rmspropFoldAt(base(theta4), base(u4), base(v4), base(tr), n, s, 1e-3, 0.9999, 1e-8, 0.891, -0.37)
+			rmsprop8FoldAt(base(theta8), base(u8), base(v8), base(tr), n, s, 1e-3, 0.9999, 1e-8, 0.891, c8)
+		}
+		for i := range theta4 {
+			if math.Float64bits(theta4[i]) != math.Float64bits(theta8[i]) || math.Float64bits(u4[i]) != math.Float64bits(u8[i]) ||
+				math.Float64bits(v4[i]) != math.Float64bits(v8[i]) {
+				mism++
+			}
+		}
+		return mism
+	}
+	for n := 4; n <= 40; n += 4 {
+		if d := run(n, -0.37); d != 0 {
+			t.Errorf("n=%d: %d entries differ", n, d)
+		}
+	}
+	if run(16, math.Nextafter(-0.37, 0)) == 0 {
+		t.Error("a fold coefficient one ulp off went unnoticed")
+	}
+	clearUpper()
+}
+
+// BenchmarkRMSPropLoops times RMSProp's loops at the learnable sizes of the
+// Atari configurations (Columnar 6: 6,648 entries; T-BPTT 5:7: 7,932),
+// four lanes against eight, the update alone and with the trace fold, and
+// the square roots alone (sqrt: VSQRTPD over v, the loops' floor): on CPUs
+// whose 512-bit square roots are not full width, four lanes win
+// (wideRMSProp). Run with -test.cpu 1 and compare CPU times.
+func BenchmarkRMSPropLoops(b *testing.B) {
+	if !eightLanes {
+		b.Skip("no AVX-512 on this CPU")
+	}
+	for _, n := range []int{6648, 7932} {
+		rng := rand.New(rand.NewPCG(9, 10))
+		theta, u, v, tr := randVec(rng, n), randVec(rng, n), make([]float64, n), randVec(rng, n)
+		for i := range v {
+			v[i] = 1
+		}
+		pt, pu, pv, ptr := base(theta), base(u), base(v), base(tr)
+		for _, k := range []struct {
+			name string
+			f    func()
+		}{
+			{"rmsprop4", func() { rmspropAt(pt, pu, pv, n, 0.5, 1e-4, 0.9999, 1e-8) }},
+			{"rmsprop8", func() { rmsprop8At(pt, pu, pv, n, 0.5, 1e-4, 0.9999, 1e-8) }},
+			{"fold4", func() { rmspropFoldAt(pt, pu, pv, ptr, n, 0.5, 1e-4, 0.9999, 1e-8, 0.5, 1) }},
+			{"fold8", func() { rmsprop8FoldAt(pt, pu, pv, ptr, n, 0.5, 1e-4, 0.9999, 1e-8, 0.5, 1) }},
+			{"sqrt", func() { sqrtAt(pu, pv, n) }},
+		} {
+			b.Run(fmt.Sprintf("%s/%d", k.name, n), func(b *testing.B) {
+				for b.Loop() {
+					k.f()
+				}
+				clearUpper()
+			})
+		}
+	}
+}
+
+// sqrtAt writes √v into u for the first n entries (a multiple of 4), four
+// lanes per instruction: the square roots of an RMSProp step and nothing
+// else.
+//
+//go:noinline
+func sqrtAt(pu, pv unsafe.Pointer, n int) {
+	for k := 0; k < n; k += 4 {
+		stAt(ldAt(pv, k).Sqrt(), pu, k)
+	}
 }
