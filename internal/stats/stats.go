@@ -13,6 +13,11 @@
 //     of one seed draws its curve without a band. Every output that shows a
 //     s.e. also shows n (seeds, complete runs, samples), which tells a reader
 //     that this 0 means "one value", not "no spread".
+//
+// Intervals of a statistic of several samples (a ratio of two methods' mean
+// errors) come from a percentile bootstrap: ResampleMean draws one
+// resample's mean, Interval95 takes the 2.5% and 97.5% quantiles of the
+// replicates.
 package stats
 
 import (
