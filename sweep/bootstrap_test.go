@@ -49,8 +49,9 @@ func bootResults(t *testing.T, outcomes map[string][3]Outcome) *Results {
 }
 
 // exactQuantiles enumerates every resample of each sample (n^n equally
-// likely draws each) and returns the 2.5% and 97.5% quantiles (inverse
-// distribution function) of stat over all pairs of resamples: the bootstrap
+// likely draws each) and returns the 2.5% and 97.5% quantiles (the smallest
+// values whose distribution function exceeds 2.5% and 97.5%) of stat over all
+// pairs of resamples: the bootstrap
 // distribution that Normalize samples BootstrapReplicates times, computed
 // without random numbers.
 func exactQuantiles(a, b []float64, stat func(ma, mb float64) float64) (lo, hi float64) {
@@ -78,7 +79,7 @@ func exactQuantiles(a, b []float64, stat func(ma, mb float64) float64) (lo, hi f
 	}
 	sort.Float64s(vals)
 	n := float64(len(vals))
-	return vals[int(math.Ceil(0.025*n))-1], vals[int(math.Ceil(0.975*n))-1]
+	return vals[int(math.Floor(0.025*n))], vals[int(math.Floor(0.975*n))]
 }
 
 // TestNormalizeBootstrap checks the intervals of normalized.csv on a table

@@ -21,9 +21,10 @@ func ResampleMean(rng *rand.Rand, xs []float64) float64 {
 }
 
 // Quantile returns the q-quantile of the values of xs, which it sorts in
-// place, by the inverse of their empirical distribution function: the k-th
-// smallest value with k = ⌈q·n⌉ (at least 1). It returns NaN for an empty xs
-// or if a value is NaN.
+// place, by the rule of BootstrapCI: the value at 0-based index ⌊q·n⌋ of the
+// sorted values (the last for q = 1), the smallest value whose empirical
+// distribution function exceeds q. It returns NaN for an empty xs or if a
+// value is NaN.
 func Quantile(xs []float64, q float64) float64 {
 	if len(xs) == 0 {
 		return math.NaN()
@@ -34,8 +35,7 @@ func Quantile(xs []float64, q float64) float64 {
 		}
 	}
 	sort.Float64s(xs)
-	k := int(math.Ceil(q*float64(len(xs)) - 1e-9))
-	return xs[min(max(k, 1), len(xs))-1]
+	return xs[min(len(xs)-1, int(math.Floor(q*float64(len(xs)))))]
 }
 
 // Interval95 returns the central 95% percentile interval of the bootstrap

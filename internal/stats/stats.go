@@ -14,10 +14,11 @@
 //     s.e. also shows n (seeds, complete runs, samples), which tells a reader
 //     that this 0 means "one value", not "no spread".
 //
-// Intervals of a statistic of several samples (a ratio of two methods' mean
-// errors) come from a percentile bootstrap: ResampleMean draws one
+// BootstrapCI gives the interval of a difference of two samples' statistic;
+// a statistic of other shapes (a ratio of two methods' mean errors, its
+// average over games) is bootstrapped from its parts: ResampleMean draws one
 // resample's mean, Interval95 takes the 2.5% and 97.5% quantiles of the
-// replicates.
+// replicates by BootstrapCI's rule (Quantile).
 package stats
 
 import (
