@@ -81,11 +81,17 @@ func studyRows(r *Results, fig, study string, table func(*sweep.Results) []sweep
 // selected configuration of each group family (the same grid on every game):
 // once when every game selected the same, else each with its games.
 func atariRunText(r *Results, p *sweep.Plan) string {
-	cfg := p.Groups[0].Candidates[0].Config.Config()
+	cfg, sw := p.FinalConfig(0, 0).Config(), p.Groups[0].Candidates[0].Config.Config()
 	text := fmt.Sprintf("Scale %s, %s steps per run, error over the final %s steps; final seeds %s",
 		p.Scale, thousands(cfg.Steps), thousands(cfg.Window), seedRanges(p.FinalSeeds))
 	if len(p.SweepSeeds) > 0 {
 		text += fmt.Sprintf(", sweep seeds %s", seedRanges(p.SweepSeeds))
+		if sw.Steps != cfg.Steps {
+			text += fmt.Sprintf(" (%s steps)", thousands(sw.Steps))
+		}
+		if p.Selection == sweep.AcrossEnvs {
+			text += "; one configuration per method for every game (the lowest mean over games of error / best constant's over the sweep seeds)"
+		}
 	}
 	// family → its selected labels in order, each with the games selecting it
 	type choice struct {

@@ -164,6 +164,7 @@ func TestAtariCaptionSelections(t *testing.T) {
 	s.Scales["test"] = sweep.Scale{Steps: 100, SweepSeeds: sweep.Seeds{0}, FinalSeeds: sweep.Seeds{5, 6}, Envs: []string{"breakout", "freeway"},
 		Only: []string{"ccn", "tbptt/5:7"}, Set: map[string]any{"window": 50},
 		Grid: map[string][]any{"step-size": {3e-4, 1e-3}, "epsilon": {0.001}}}
+	s.Selection = sweep.PerGroup // games that select differently (the file selects across them)
 	p, err := s.Plan("test")
 	require.NoError(t, err)
 	require.NoError(t, sweep.SavePlan(dir, p))

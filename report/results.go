@@ -164,7 +164,7 @@ func (r *Results) Group(fig, study, name string) (Group, error) {
 		return Group{}, missing(fig, "%s: sweep stage not finished, no configuration selected yet (rerun ccn sweep)", where)
 	}
 	cand := p.Groups[sel.Group].Candidates[sel.Candidate]
-	g := Group{Study: study, Scale: p.Scale, Name: name, Candidate: cand.Label, Config: cand.Config.Config(), Seeds: len(p.FinalSeeds),
+	g := Group{Study: study, Scale: p.Scale, Name: name, Candidate: cand.Label, Config: p.FinalConfig(sel.Group, sel.Candidate).Config(), Seeds: len(p.FinalSeeds),
 		Final: p.FinalSeeds}
 	if len(p.Groups[sel.Group].Candidates) > 1 {
 		g.Sweep = p.SweepSeeds

@@ -157,3 +157,129 @@ func TestAtariStudyWithStream(t *testing.T) {
 		"tbptt/8:5@Pong", "tbptt/5:7@Pong", "tbptt/4:10@Pong", "tbptt/2:25@Pong"}, pong)
 	assert.Len(t, p.Groups, 6*8, "the five games and the stream")
 }
+
+// stageRuns counts the distinct runs of each stage of a plan (the final
+// stage of each group at its candidate c, the same index for every group)
+// and the steps of each stage's runs.
+func stageRuns(t *testing.T, p Plan, c int) (sweepRuns, finalRuns int, sweepSteps, finalSteps map[int]int) {
+	t.Helper()
+	sweepSteps, finalSteps = map[int]int{}, map[int]int{}
+	ids := map[string]bool{}
+	for g := range p.Groups {
+		for _, task := range p.SweepTasks(g) {
+			if !ids[task.ID] {
+				ids[task.ID] = true
+				sweepRuns++
+				sweepSteps[task.Config.Config().Steps]++
+			}
+		}
+	}
+	for g := range p.Groups {
+		for _, task := range p.FinalTasks(g, min(c, len(p.Groups[g].Candidates)-1)) {
+			require.False(t, ids[task.ID] && p.Sweeps(g), "a final run is a sweep run")
+			if !ids[task.ID] {
+				ids[task.ID] = true
+				finalRuns++
+				finalSteps[task.Config.Config().Steps]++
+			}
+		}
+	}
+	return sweepRuns, finalRuns, sweepSteps, finalSteps
+}
+
+// TestAtariMediumScale checks that the medium scale expands as
+// docs/running-at-scale.md ("medium") says: the step-size check at 10M steps
+// over sweep seeds 0-1, one configuration per method for every game, finals
+// at 30M steps (10M for the ablation and the capacity study) over 5 seeds
+// (2 for capacity), and the runs of each stage.
+func TestAtariMediumScale(t *testing.T) {
+	alphas := []string{"step-size=3e-05", "step-size=0.0001", "step-size=0.0003"}
+	main := loadStudy(t, "atari-main-comparison")
+	p, err := main.Plan("medium")
+	require.NoError(t, err)
+	assert.Equal(t, AcrossEnvs, p.Selection)
+	assert.Equal(t, Seeds{0, 1}, p.SweepSeeds)
+	assert.Equal(t, Seeds{100, 101, 102, 103, 104}, p.FinalSeeds)
+	labels := map[string][]string{}
+	for g, grp := range p.Groups {
+		var ls []string
+		for c, cand := range grp.Candidates {
+			ls = append(ls, cand.Label)
+			sw, fin := cand.Config.Config(), p.FinalConfig(g, c).Config()
+			assert.Equal(t, []int{10_000_000, 30_000_000}, []int{sw.Steps, fin.Steps}, grp.Name)
+			if sw.Method != arch.MethodTBPTT {
+				assert.Equal(t, []float64{0.001, 0.999998}, []float64{sw.Epsilon, sw.NormDecay}, grp.Name)
+			}
+			switch sw.Method {
+			case arch.MethodCCN: // 10M steps per stage in the finals, 3 stages in each run
+				assert.Equal(t, []int{3_333_333, 10_000_000, 15, 5}, []int{sw.StepsPerStage, fin.StepsPerStage, fin.Features, fin.FeaturesPerStage})
+			case arch.MethodConstructive: // 3M steps per stage in the finals
+				assert.Equal(t, []int{1_000_000, 3_000_000, 10}, []int{sw.StepsPerStage, fin.StepsPerStage, fin.Features})
+			case arch.MethodColumnar:
+				assert.Equal(t, 6, fin.Features)
+			}
+		}
+		if old, ok := labels[grp.Family]; ok {
+			assert.Equal(t, old, ls, "%s: the same candidates on every game", grp.Name)
+		}
+		labels[grp.Family] = ls
+	}
+	want := map[string][]string{"ccn": nil, "columnar": nil, "constructive": nil,
+		"tbptt": {"hidden=2 step-size=0.0001 truncation=15", "hidden=5 step-size=0.0001 truncation=8",
+			"hidden=7 step-size=3e-05 truncation=5", "hidden=7 step-size=0.0001 truncation=5", "hidden=7 step-size=0.0003 truncation=5",
+			"hidden=10 step-size=0.0001 truncation=4", "hidden=25 step-size=0.0001 truncation=2"}}
+	for _, f := range []string{"ccn", "columnar", "constructive"} {
+		for _, a := range alphas {
+			want[f] = append(want[f], "epsilon=0.001 "+a)
+		}
+	}
+	if _, ok := labels["linear"]; ok { // the memoryless control, once enabled
+		want["linear"] = labels["linear"]
+		assert.Len(t, labels["linear"], 3)
+	}
+	assert.Equal(t, want, labels)
+	perGame := 0
+	for _, ls := range want {
+		perGame += len(ls)
+	}
+	nFamilies := len(want)
+	sw, fin, swSteps, finSteps := stageRuns(t, p, 0)
+	assert.Equal(t, 5*2*perGame, sw, "the check: every candidate × 2 seeds × 5 games")
+	assert.Equal(t, map[int]int{10_000_000: sw}, swSteps)
+	assert.Equal(t, 5*5*nFamilies, fin, "finals: one configuration per method × 5 seeds × 5 games")
+	assert.Equal(t, map[int]int{30_000_000: fin}, finSteps)
+	if nFamilies == 4 {
+		assert.Equal(t, []int{160, 100}, []int{sw, fin}, "docs/running-at-scale.md")
+	}
+
+	abl := loadStudy(t, "atari-normalization-ablation")
+	p, err = abl.Plan("medium")
+	require.NoError(t, err)
+	assert.Equal(t, AcrossEnvs, p.Selection)
+	fams := families(t, p)
+	assert.Equal(t, "ccn f=16/4 sps=2500000 norm=true", fams["ccn"].desc)
+	assert.Equal(t, "ccn f=16/4 sps=2500000 norm=false", fams["ccn-no-norm"].desc)
+	assert.Equal(t, 3, fams["ccn"].cands)
+	assert.Equal(t, 3, fams["ccn-no-norm"].cands)
+	sw, fin, swSteps, finSteps = stageRuns(t, p, 0)
+	assert.Equal(t, []int{60, 50}, []int{sw, fin}, "2 variants × 3 α × 2 seeds × 5 games; 2 × 5 seeds × 5 games")
+	assert.Equal(t, map[int]int{10_000_000: 60}, swSteps)
+	assert.Equal(t, map[int]int{10_000_000: 50}, finSteps)
+
+	capacity := loadStudy(t, "atari-tbptt-capacity")
+	p, err = capacity.Plan("medium")
+	require.NoError(t, err)
+	fams = families(t, p)
+	require.Len(t, fams, 8)
+	for _, n := range []int{2, 4, 8, 15} {
+		assert.Equal(t, fmt.Sprintf("tbptt k=8 H=%d", n), fams[fmt.Sprintf("capacity/H=%d", n)].desc)
+		assert.Equal(t, fmt.Sprintf("tbptt k=%d H=8", n), fams[fmt.Sprintf("truncation/k=%d", n)].desc)
+	}
+	for _, g := range p.Groups {
+		require.Len(t, g.Candidates, 1)
+		assert.Equal(t, 1e-4, g.Candidates[0].Config.Config().StepSize)
+	}
+	sw, fin, _, finSteps = stageRuns(t, p, 0)
+	assert.Equal(t, []int{0, 70}, []int{sw, fin}, "no check; 8 networks (k = 8, H = 8 twice) × 2 seeds × 5 games")
+	assert.Equal(t, map[int]int{10_000_000: 70}, finSteps)
+}

@@ -54,8 +54,8 @@ func (r *Results) Outcome(id string) Outcome { return r.look(id) }
 func (r *Results) Dir() string { return r.out }
 
 // Selected is the selection of one group: the best candidate over the sweep
-// seeds (provisional while Settled is false) and its score over the final
-// seeds.
+// seeds (Plan.Select: per group, or across environments; provisional while
+// Settled is false) and its score over the final seeds.
 type Selected struct {
 	Plan      *Plan
 	Group     int
@@ -75,8 +75,7 @@ func (r *Results) Selection() []Selected {
 	for i := range r.Plans {
 		p := &r.Plans[i]
 		for g := range p.Groups {
-			scores, settled := p.Rank(g, r.look)
-			c := scores[0].Candidate
+			c, settled := p.Select(g, r.look)
 			s := Selected{Plan: p, Group: g, Candidate: c, Settled: settled,
 				Final: score(c, p.FinalTasks(g, c), r.look), Numerics: map[string]int{}}
 			seen := map[string]bool{}
@@ -263,7 +262,8 @@ const (
 )
 
 // WriteFiles writes curves.csv, candidates.csv and selection.csv into dir,
-// and normalized.csv when a plan runs over a list of environments,
+// normalized.csv when a plan runs over a list of environments and
+// across-envs.csv when a plan selects across environments,
 // each through a temporary file and a rename, and returns their paths.
 func (r *Results) WriteFiles(dir string) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -274,8 +274,8 @@ func (r *Results) WriteFiles(dir string) ([]string, error) {
 		name  string
 		write func(io.Writer) error
 	}{{CurvesFile, r.WriteCurves}, {CandidatesFile, r.WriteCandidates}, {SelectionFile, r.WriteSelection},
-		{NormalizedFile, r.WriteNormalized}} {
-		if f.name == NormalizedFile && !r.hasEnvs() {
+		{NormalizedFile, r.WriteNormalized}, {AcrossEnvsFile, r.WriteAcrossEnvs}} {
+		if f.name == NormalizedFile && !r.hasEnvs() || f.name == AcrossEnvsFile && !r.selectsAcrossEnvs() {
 			continue
 		}
 		path := filepath.Join(dir, f.name)

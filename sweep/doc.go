@@ -12,7 +12,12 @@
 //	score(c) = (1/|S|) Σ_{s∈S} L_s(c)      S = sweep seeds, L = final windowed error
 //
 // with candidates that had a diverged or failed run ranked after all others,
-// and runs the best one over the final seeds.
+// and runs the best one over the final seeds. A study over several
+// environments (the Atari games, paper §5) may instead select one candidate
+// per method for all of them (Plan.RankAcrossEnvs: the mean over the
+// environments of the error relative to the best constant prediction's), and
+// normalizes each method's final error by the selected T-BPTT's on the same
+// environment, with bootstrap intervals (Normalized).
 //
 // Every run lives in DIR/runs/ID, where ID is derived from a hash of the
 // resolved experiments.RunConfig (which experiments.Run stores inside, in

@@ -49,5 +49,5 @@ func CheckNumerics(plan Plan, out string, maxAttempts int, n string) error {
 	if maxAttempts <= 0 {
 		maxAttempts = DefaultMaxAttempts
 	}
-	return newScheduler(&plan, out, maxAttempts, false, n, false).mismatchError()
+	return newScheduler(&plan, out, maxAttempts, false, n, false, false).mismatchError()
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ccn-go/ccn/arch"
 	"github.com/ccn-go/ccn/experiments"
 )
 
@@ -17,12 +18,15 @@ import (
 // configurations, and the seeds of the two stages. It is saved in the results
 // directory so that Collect knows the groups without the experiment file.
 type Plan struct {
-	Study       string  `json:"study"`
-	Scale       string  `json:"scale"`
-	Description string  `json:"description,omitempty"`
-	SweepSeeds  Seeds   `json:"sweep_seeds"`
-	FinalSeeds  Seeds   `json:"final_seeds"`
-	Groups      []Group `json:"groups"`
+	Study       string `json:"study"`
+	Scale       string `json:"scale"`
+	Description string `json:"description,omitempty"`
+	SweepSeeds  Seeds  `json:"sweep_seeds"`
+	FinalSeeds  Seeds  `json:"final_seeds"`
+	// Selection is the study's selection mode, AcrossEnvs or empty (per
+	// group).
+	Selection string  `json:"selection,omitempty"`
+	Groups    []Group `json:"groups"`
 }
 
 // Group is one method or variant: its candidates compete in the selection.
@@ -34,6 +38,7 @@ type Group struct {
 	Family string `json:"family,omitempty"`
 	Env    string `json:"env,omitempty"`
 	// Tuned are the grid keys, sorted; the candidates differ only in them.
+	// (A merged group's are the keys in which its candidates differ.)
 	Tuned      []string    `json:"tuned"`
 	Candidates []Candidate `json:"candidates"`
 }
@@ -44,6 +49,19 @@ type Candidate struct {
 	Label string `json:"label"`
 	// Config is the resolved configuration with seed 0.
 	Config experiments.Resolved `json:"config"`
+	// Final, if set, is the configuration of the final runs, when the
+	// scale's final-steps differ from its steps; nil means Config.
+	Final *experiments.Resolved `json:"final,omitempty"`
+}
+
+// FinalConfig returns the configuration (seed 0) of the final runs of
+// candidate c of group g.
+func (p *Plan) FinalConfig(g, c int) experiments.Resolved {
+	cand := p.Groups[g].Candidates[c]
+	if cand.Final != nil {
+		return *cand.Final
+	}
+	return cand.Config
 }
 
 // Task is one run of a plan.
@@ -59,9 +77,16 @@ type Task struct {
 // with more than one candidate do.
 func (p *Plan) Sweeps(g int) bool { return len(p.Groups[g].Candidates) > 1 }
 
-// Task returns the run of candidate c of group g with the given seed.
+// Task returns the sweep run of candidate c of group g with the given seed.
 func (p *Plan) Task(g, c int, seed uint64) Task {
 	cfg := p.Groups[g].Candidates[c].Config.WithSeed(seed)
+	return Task{ID: ID(cfg), Config: cfg, Group: g, Candidate: c, Seed: seed}
+}
+
+// FinalTask returns the final run of candidate c of group g with the given
+// seed: Task's, unless the scale's final runs are longer.
+func (p *Plan) FinalTask(g, c int, seed uint64) Task {
+	cfg := p.FinalConfig(g, c).WithSeed(seed)
 	return Task{ID: ID(cfg), Config: cfg, Group: g, Candidate: c, Seed: seed}
 }
 
@@ -84,7 +109,7 @@ func (p *Plan) SweepTasks(g int) []Task {
 func (p *Plan) FinalTasks(g, c int) []Task {
 	ts := make([]Task, len(p.FinalSeeds))
 	for i, s := range p.FinalSeeds {
-		ts[i] = p.Task(g, c, s)
+		ts[i] = p.FinalTask(g, c, s)
 	}
 	return ts
 }
@@ -98,6 +123,9 @@ func (s Study) Plan(scale string) (Plan, error) {
 	}
 	p := Plan{Study: s.Name, Scale: scale, Description: s.Description,
 		SweepSeeds: slices.Clone(sc.SweepSeeds), FinalSeeds: slices.Clone(sc.FinalSeeds)}
+	if s.Selection == AcrossEnvs {
+		p.Selection = AcrossEnvs
+	}
 	if p.SweepSeeds == nil {
 		p.SweepSeeds = Seeds{}
 	}
@@ -112,11 +140,26 @@ func (s Study) Plan(scale string) (Plan, error) {
 			envs = append(envs, e)
 		}
 	}
-	names, families := map[string]bool{}, map[string]bool{}
+	names, families, used := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, env := range envs {
-		if err := s.planEnv(&p, env, sc, names, families); err != nil {
+		if err := s.planEnv(&p, env, sc, names, families, used); err != nil {
 			return p, err
 		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(sc.Set)) {
+		if !used[k] {
+			return p, invalid("scale %s: set %s applies to none of the groups' methods", scale, k)
+		}
+	}
+	for _, m := range slices.Sorted(maps.Keys(sc.Merge)) {
+		for _, o := range sc.Merge[m] {
+			if !families[o] {
+				return p, invalid("scale %s: merge %s names group %s, which the study does not have", scale, m, o)
+			}
+		}
+	}
+	if err := p.checkFamilies(); err != nil {
+		return p, err
 	}
 	for _, o := range sc.Only {
 		if !families[o] {
@@ -132,9 +175,11 @@ func (s Study) Plan(scale string) (Plan, error) {
 }
 
 // planEnv appends the groups of the study run on env (the zero EnvSpec: on
-// the environment of the settings) to p, those of sc.Only if it is set, and
-// records every group's name in families.
-func (s Study) planEnv(p *Plan, env EnvSpec, sc Scale, names, families map[string]bool) error {
+// the environment of the settings) to p, those of sc.Only if it is set,
+// merged as sc.Merge says, records every group's name in families and the
+// keys of sc.Set that some group took in used.
+func (s Study) planEnv(p *Plan, env EnvSpec, sc Scale, names, families, used map[string]bool) error {
+	first := len(p.Groups)
 	for _, gs := range s.Groups {
 		entries := gs.Each
 		if len(entries) == 0 {
@@ -167,17 +212,130 @@ func (s Study) planEnv(p *Plan, env EnvSpec, sc Scale, names, families map[strin
 				return invalid("group %s appears twice", name)
 			}
 			names[name] = true
-			g, err := s.group(name, gs, over, sc, sc.Select[family])
+			g, err := s.group(name, gs, over, sc, sc.Select[family], used)
 			if err != nil {
 				return err
 			}
-			if env.Env != "" {
-				g.Family, g.Env = family, env.Label
-			}
-			if len(g.Candidates) > 1 && len(p.SweepSeeds) == 0 {
-				return invalid("scale %s: group %s tunes %s but there are no sweep-seeds", p.Scale, name, strings.Join(g.Tuned, ", "))
-			}
+			g.Family, g.Env = family, env.Label
 			p.Groups = append(p.Groups, g)
+		}
+	}
+	groups, err := merge(p.Groups[first:], sc.Merge, env.Label)
+	if err != nil {
+		return err
+	}
+	for i, g := range groups {
+		if slices.ContainsFunc(groups[:i], func(o Group) bool { return o.Name == g.Name }) {
+			return invalid("scale %s: merged group %s has the name of another group", p.Scale, g.Name)
+		}
+		if len(g.Candidates) > 1 && len(p.SweepSeeds) == 0 {
+			return invalid("scale %s: group %s tunes %s but there are no sweep-seeds", p.Scale, g.Name, strings.Join(g.Tuned, ", "))
+		}
+		if env.Env == "" {
+			groups[i].Family, groups[i].Env = "", ""
+		}
+	}
+	p.Groups = append(p.Groups[:first], groups...)
+	return nil
+}
+
+// merge replaces, in groups (those of one environment, labelled env; Family
+// set), the groups of each list of merges by one group named by its key
+// (with "@env" if env is not empty) at the place of the first one present:
+// its candidates are theirs in list order, its Tuned the settings in which
+// they differ, their labels those settings' values.
+func merge(groups []Group, merges map[string][]string, env string) ([]Group, error) {
+	out := slices.Clone(groups)
+	for _, m := range slices.Sorted(maps.Keys(merges)) {
+		list := merges[m]
+		var members []Group
+		at := -1
+		kept := out[:0:0]
+		for _, g := range out {
+			if !slices.Contains(list, g.Family) {
+				kept = append(kept, g)
+				continue
+			}
+			if at < 0 {
+				at = len(kept)
+			}
+			members = append(members, g)
+		}
+		if len(members) == 0 {
+			continue
+		}
+		slices.SortStableFunc(members, func(a, b Group) int {
+			return slices.Index(list, a.Family) - slices.Index(list, b.Family)
+		})
+		name := m
+		if env != "" {
+			name += "@" + env
+		}
+		mg := Group{Name: name, Family: m, Env: env}
+		tuned := map[string]bool{}
+		for _, g := range members {
+			for _, k := range g.Tuned {
+				tuned[k] = true
+			}
+			mg.Candidates = append(mg.Candidates, g.Candidates...)
+		}
+		values := map[string]map[string]bool{}
+		for _, c := range mg.Candidates {
+			cfg := c.Config.Config()
+			for _, st := range experiments.Settings {
+				if st.Key == "seed" {
+					continue
+				}
+				if values[st.Key] == nil {
+					values[st.Key] = map[string]bool{}
+				}
+				values[st.Key][st.Format(&cfg)] = true
+			}
+		}
+		for k, vs := range values {
+			if len(vs) > 1 {
+				tuned[k] = true
+			}
+		}
+		mg.Tuned = slices.Sorted(maps.Keys(tuned))
+		seen := map[string]bool{}
+		for i, c := range mg.Candidates {
+			cfg := c.Config.Config()
+			var label []string
+			for _, k := range mg.Tuned {
+				st, _ := experiments.Lookup(k)
+				label = append(label, k+"="+st.Format(&cfg))
+			}
+			c.Label = strings.Join(label, " ")
+			if seen[c.Label] {
+				return nil, invalid("merge %s: two groups have the candidate %s", name, c.Label)
+			}
+			seen[c.Label] = true
+			mg.Candidates[i] = c
+		}
+		out = slices.Insert(kept, at, mg)
+	}
+	return out, nil
+}
+
+// checkFamilies checks that, in a plan selecting across environments, the
+// groups of one family have the same candidates on every environment.
+func (p *Plan) checkFamilies() error {
+	if p.Selection != AcrossEnvs {
+		return nil
+	}
+	first := map[string]Group{}
+	for _, g := range p.Groups {
+		if g.Family == "" {
+			continue
+		}
+		f, ok := first[g.Family]
+		if !ok {
+			first[g.Family] = g
+			continue
+		}
+		if !slices.EqualFunc(f.Candidates, g.Candidates, func(a, b Candidate) bool { return a.Label == b.Label }) {
+			return invalid("selection %s: groups %s and %s have different candidates", AcrossEnvs, f.Name, g.Name)
 		}
 	}
 	return nil
@@ -185,7 +343,9 @@ func (s Study) planEnv(p *Plan, env EnvSpec, sc Scale, names, families map[strin
 
 // group expands one group: base < config < each entry < scale set < grid
 // point, the grid's values replaced by the scale's grid, then by selected.
-func (s Study) group(name string, gs GroupSpec, over map[string]any, sc Scale, selected map[string]any) (Group, error) {
+// The scale's set keys that apply to the group's method are recorded in
+// used.
+func (s Study) group(name string, gs GroupSpec, over map[string]any, sc Scale, selected map[string]any, used map[string]bool) (Group, error) {
 	grid := map[string][]any{}
 	for k, vs := range gs.Grid {
 		grid[k] = vs
@@ -203,8 +363,18 @@ func (s Study) group(name string, gs GroupSpec, over map[string]any, sc Scale, s
 	}
 	g := Group{Name: name, Tuned: slices.Sorted(maps.Keys(grid))}
 	fixed := map[string]any{}
-	for _, m := range []map[string]any{s.Base, gs.Config, over, sc.Set} {
+	for _, m := range []map[string]any{s.Base, gs.Config, over} {
 		maps.Copy(fixed, m)
+	}
+	method := arch.MethodCCN
+	if m, ok := fixed["method"].(string); ok {
+		method = arch.Method(m)
+	}
+	for k, v := range sc.Set {
+		if st, ok := experiments.Lookup(k); ok && st.Applies(method) {
+			fixed[k] = v
+			used[k] = true
+		}
 	}
 	seen := map[string]bool{}
 	point := make([]int, len(g.Tuned))
@@ -228,7 +398,15 @@ func (s Study) group(name string, gs GroupSpec, over map[string]any, sc Scale, s
 		} else {
 			seen[id] = true
 		}
-		g.Candidates = append(g.Candidates, Candidate{Label: label, Config: cfg})
+		cand := Candidate{Label: label, Config: cfg}
+		if sc.FinalSteps > 0 && sc.FinalSteps != sc.Steps {
+			final, err := toConfig(m, sc.FinalSteps)
+			if err != nil {
+				return g, fmt.Errorf("group %s, candidate %s at final-steps: %w", name, label, err)
+			}
+			cand.Final = &final
+		}
+		g.Candidates = append(g.Candidates, cand)
 		// Next grid point, last key fastest.
 		i := len(point) - 1
 		for ; i >= 0; i-- {

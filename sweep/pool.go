@@ -42,6 +42,10 @@ type Pool struct {
 	// RecomputeMismatched recomputes the complete runs of other numerics
 	// instead of refusing them.
 	RecomputeMismatched bool
+	// SweepOnly computes the sweep stage only, no final run (a group
+	// without a sweep stage has nothing to compute): a long study can check
+	// its step sizes everywhere before any final run starts.
+	SweepOnly bool
 }
 
 // Report counts what an Execute call found and did. Runs are counted once
@@ -96,7 +100,7 @@ func (p Pool) Execute(ctx context.Context, plan Plan, out string) (Report, error
 	if maxAttempts <= 0 {
 		maxAttempts = DefaultMaxAttempts
 	}
-	s := newScheduler(&plan, out, maxAttempts, p.RetryFailed, numerics, p.RecomputeMismatched)
+	s := newScheduler(&plan, out, maxAttempts, p.RetryFailed, numerics, p.RecomputeMismatched, p.SweepOnly)
 	if err := s.mismatchError(); err != nil {
 		return s.report, err
 	}
@@ -169,7 +173,7 @@ func (p Pool) Execute(ctx context.Context, plan Plan, out string) (Report, error
 	close(jobs)
 	prog.finish()
 	for g := range plan.Groups {
-		if !s.finalized[g] {
+		if !s.finalized[g] && !p.SweepOnly {
 			s.report.Waiting++
 		}
 	}
@@ -254,11 +258,12 @@ type scheduler struct {
 	queued      map[string]bool // queued, running or computed in this call
 	queue       []Task
 	finalized   []bool
+	sweepOnly   bool
 	report      Report
 }
 
-func newScheduler(plan *Plan, out string, maxAttempts int, retry bool, numerics string, recompute bool) *scheduler {
-	s := &scheduler{plan: plan, out: out, maxAttempts: maxAttempts, retry: retry, numerics: numerics, recompute: recompute,
+func newScheduler(plan *Plan, out string, maxAttempts int, retry bool, numerics string, recompute, sweepOnly bool) *scheduler {
+	s := &scheduler{plan: plan, out: out, maxAttempts: maxAttempts, retry: retry, numerics: numerics, recompute: recompute, sweepOnly: sweepOnly,
 		outcomes: map[string]Outcome{}, queued: map[string]bool{}, finalized: make([]bool, len(plan.Groups))}
 	for g := range plan.Groups {
 		for _, t := range plan.SweepTasks(g) {
@@ -318,7 +323,7 @@ func (s *scheduler) enqueue(t Task) {
 
 // tryFinal queues the final stage of group g once its selection is settled.
 func (s *scheduler) tryFinal(g int) {
-	if s.finalized[g] {
+	if s.finalized[g] || s.sweepOnly {
 		return
 	}
 	best, ok := s.plan.Best(g, s.look)
@@ -340,7 +345,7 @@ func (s *scheduler) estimate() int {
 	}
 	n := 0
 	for g := range s.plan.Groups {
-		if s.finalized[g] {
+		if s.finalized[g] || s.sweepOnly {
 			continue
 		}
 		for _, seed := range s.plan.FinalSeeds {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"testing"
 	"time"
 
@@ -293,4 +294,30 @@ func TestWorkersGiveIdenticalFiles(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, id.Name(), ID(sum.Config.MustResolve()), "the directory is named by the config stored inside")
 	}
+}
+
+// SweepOnly computes the sweep runs and no final run; the pool without it
+// then computes the final runs only.
+func TestPoolSweepOnly(t *testing.T) {
+	p := fakePlan(t)
+	out := t.TempDir()
+	f := newFakeRunner()
+	f.divergeAt = 1e-2
+	rep, err := Pool{Workers: 2, Run: f.run, SweepOnly: true}.Execute(context.Background(), p, out)
+	require.NoError(t, err)
+	assert.Equal(t, 6+4, rep.Ran, "ccn 3×2 and tbptt 2×2 sweep runs; columnar has no sweep stage")
+	assert.Equal(t, 0, rep.Waiting)
+	for g := range p.Groups {
+		best, ok := p.Best(g, func(id string) Outcome { return Look(out, id, DefaultMaxAttempts) })
+		require.True(t, ok)
+		for _, tk := range p.FinalTasks(g, best) {
+			if !slices.Contains(p.SweepSeeds, tk.Seed) || !p.Sweeps(g) {
+				assert.NoFileExists(t, filepath.Join(RunDir(out, tk.ID), experiments.SummaryFile), p.Groups[g].Name)
+			}
+		}
+	}
+	rep, err = Pool{Workers: 2, Run: f.run}.Execute(context.Background(), p, out)
+	require.NoError(t, err)
+	assert.Equal(t, 2+2+4, rep.Ran, "the final runs: ccn and tbptt seeds 2, 3, columnar 0-3")
+	assert.Equal(t, 18, f.total())
 }

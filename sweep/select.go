@@ -102,11 +102,101 @@ func better(a, b Score) bool {
 }
 
 // Best returns the selected candidate of group g, and false while the sweep
-// stage of the group is not settled.
+// stage of the group (of its family on every environment, when the plan
+// selects across environments) is not settled.
 func (p *Plan) Best(g int, look func(id string) Outcome) (int, bool) {
-	scores, settled := p.Rank(g, look)
+	c, settled := p.Select(g, look)
 	if !settled {
 		return -1, false
 	}
-	return scores[0].Candidate, true
+	return c, true
+}
+
+// Select returns the selected candidate of group g, provisional while
+// settled is false: the first of Rank, or, when the plan selects across
+// environments, the first of RankAcrossEnvs of the group's family.
+func (p *Plan) Select(g int, look func(id string) Outcome) (c int, settled bool) {
+	if f := p.Groups[g].Family; p.Selection == AcrossEnvs && f != "" {
+		scores, settled := p.RankAcrossEnvs(f, look)
+		return scores[0].Candidate, settled
+	}
+	scores, settled := p.Rank(g, look)
+	return scores[0].Candidate, settled
+}
+
+// relativeScore summarizes the relative errors final_error/return_variance
+// of the complete runs among tasks (a run without a positive
+// return_variance counts as having no value), with the run counts of score.
+func relativeScore(c int, tasks []Task, look func(id string) Outcome) Score {
+	s := score(c, tasks, look)
+	var rel []float64
+	for _, t := range tasks {
+		if o := look(t.ID); o.State == Done && o.Summary.ReturnVariance > 0 {
+			rel = append(rel, o.Summary.FinalError/o.Summary.ReturnVariance)
+		}
+	}
+	s.Mean, s.SE = math.NaN(), math.NaN()
+	if len(rel) == s.Complete {
+		s.Mean, s.SE = stats.MeanSE(rel)
+	}
+	return s
+}
+
+// RankAcrossEnvs scores every candidate of a group family over the sweep
+// seeds on every environment it runs on and orders them best first, by the
+// rule of Rank. A candidate's score is the mean over the G environments of
+// its mean relative error there, the error over the best constant
+// prediction's (summary.json's return_variance, of the same run), so that
+// no environment dominates by the scale of its returns:
+//
+//	r_e = mean over the complete runs s on e of final_error_s / return_variance_s
+//	score = Σ_e r_e / G        s.e. = √(Σ_e se(r_e)²) / G
+//
+// Run counts are summed over the environments; the score is NaN if an
+// environment has no value (no complete run, or a run without
+// return_variance), so such a candidate ranks after those with one. settled
+// is false while a sweep run of the family is pending. The family's groups
+// have the same candidates (Plan checks it), so the index is the same on
+// every environment.
+func (p *Plan) RankAcrossEnvs(family string, look func(id string) Outcome) (scores []Score, settled bool) {
+	var groups []int
+	for g, grp := range p.Groups {
+		if grp.Family == family {
+			groups = append(groups, g)
+		}
+	}
+	if len(groups) == 0 {
+		panic("sweep: RankAcrossEnvs of family " + family + ", which the plan does not have")
+	}
+	n := len(p.Groups[groups[0]].Candidates)
+	scores = make([]Score, n)
+	settled = true
+	for c := range n {
+		sum := Score{Candidate: c}
+		var mean, se2 float64
+		for _, g := range groups {
+			var ts []Task
+			if p.Sweeps(g) {
+				for _, s := range p.SweepSeeds {
+					ts = append(ts, p.Task(g, c, s))
+				}
+			}
+			e := relativeScore(c, ts, look)
+			sum.Seeds += e.Seeds
+			sum.Complete += e.Complete
+			sum.Diverged += e.Diverged
+			sum.Failed += e.Failed
+			sum.Pending += e.Pending
+			mean += e.Mean
+			se2 += e.SE * e.SE
+		}
+		G := float64(len(groups))
+		sum.Mean, sum.SE = mean/G, math.Sqrt(se2)/G
+		if sum.Pending > 0 {
+			settled = false
+		}
+		scores[c] = sum
+	}
+	sort.SliceStable(scores, func(i, j int) bool { return better(scores[i], scores[j]) })
+	return scores, settled
 }

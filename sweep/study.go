@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"regexp"
 	"slices"
@@ -68,7 +69,23 @@ type Study struct {
 	Envs []string `yaml:"envs"`
 	// Scales maps a scale name (paper, quick, smoke) to its steps and seeds.
 	Scales map[string]Scale `yaml:"scales"`
+	// Selection is how a candidate is selected: PerGroup (the default) per
+	// group, so per environment, or AcrossEnvs one candidate per group
+	// family for every environment (Plan.RankAcrossEnvs).
+	Selection string `yaml:"selection"`
 }
+
+// Selection modes of a study (Study.Selection, Plan.Selection).
+const (
+	// PerGroup selects each group's candidate by its own sweep runs: on a
+	// study over environments, per environment.
+	PerGroup = "per-group"
+	// AcrossEnvs selects, per group family, the candidate with the lowest
+	// mean over the environments of its error relative to the best
+	// constant prediction's, the same candidate on every environment (the
+	// paper's "averaged over all environments", §5).
+	AcrossEnvs = "across-envs"
+)
 
 // GroupSpec describes one method (or, with Each, one group per variant) and
 // the hyperparameters tuned for it.
@@ -88,8 +105,13 @@ type GroupSpec struct {
 
 // Scale sets a study's run length and seeds.
 type Scale struct {
-	// Steps is the length of every run.
+	// Steps is the length of every run (of the sweep runs, if FinalSteps is
+	// set).
 	Steps int `yaml:"steps"`
+	// FinalSteps, if not 0, is the length of the final runs: a scale that
+	// checks step sizes on shorter runs than it reports. steps-per-stage is
+	// scaled by each stage's own length.
+	FinalSteps int `yaml:"final-steps"`
 	// SweepSeeds are the seeds every candidate runs with for the selection
 	// (groups with one candidate skip the sweep).
 	SweepSeeds Seeds `yaml:"sweep-seeds"`
@@ -98,7 +120,9 @@ type Scale struct {
 	// directory).
 	FinalSeeds Seeds `yaml:"final-seeds"`
 	// Set is applied to every run over the groups' configs (e.g. window,
-	// log-every).
+	// log-every), a setting only to the groups whose method it applies to
+	// (norm-decay: not to T-BPTT); a setting that applies to no group is an
+	// error.
 	Set map[string]any `yaml:"set"`
 	// Grid replaces the value lists of the keys it names in every group
 	// whose grid tunes that key.
@@ -115,6 +139,12 @@ type Scale struct {
 	// runs a larger scale's selection without tuning. A setting the group
 	// does not tune is an error.
 	Select map[string]map[string]any `yaml:"select"`
+	// Merge makes, at this scale, one group of the groups it lists (names as
+	// in Only, after Select), named by its key: their candidates compete in
+	// one selection (e.g. T-BPTT's pairs k:H, each over its own step sizes,
+	// so that the final stage runs the best pair only). The merged group's
+	// candidates are labelled by every setting in which they differ.
+	Merge map[string][]string `yaml:"merge"`
 }
 
 // Seeds is a list of seeds, written in a file as a list of integers or as a
@@ -212,6 +242,15 @@ func Parse(data []byte) (Study, error) {
 	if err := s.checkEnvs(); err != nil {
 		return s, err
 	}
+	switch s.Selection {
+	case "", PerGroup:
+	case AcrossEnvs:
+		if len(s.Envs) == 0 {
+			return s, bad("selection %s needs envs", AcrossEnvs)
+		}
+	default:
+		return s, bad("selection %q must be %s or %s", s.Selection, PerGroup, AcrossEnvs)
+	}
 	for _, g := range s.Groups {
 		if g.Name == "" || strings.ContainsAny(g.Name, ",\n\"") {
 			return s, bad("group name %q must be non-empty without commas or quotes", g.Name)
@@ -242,6 +281,8 @@ func Parse(data []byte) (Study, error) {
 			return s, bad("scale name %q must be lower-case letters, digits and '-'", name)
 		case sc.Steps < 1:
 			return s, bad("%s: steps must be at least 1", where)
+		case sc.FinalSteps < 0:
+			return s, bad("%s: final-steps must be at least 1 (or left out)", where)
 		case len(sc.FinalSeeds) == 0:
 			return s, bad("%s: no final-seeds", where)
 		case hasDuplicate(sc.SweepSeeds) || hasDuplicate(sc.FinalSeeds):
@@ -256,6 +297,21 @@ func Parse(data []byte) (Study, error) {
 		for g, m := range sc.Select {
 			if err := checkKeys(where+" select "+g, m); err != nil {
 				return s, err
+			}
+		}
+		merged := map[string]string{}
+		for _, m := range slices.Sorted(maps.Keys(sc.Merge)) {
+			if m == "" || strings.ContainsAny(m, ",\n\"@") {
+				return s, bad("%s: merge name %q must be non-empty without commas, quotes or @", where, m)
+			}
+			if len(sc.Merge[m]) < 2 {
+				return s, bad("%s: merge %s lists %d groups, want at least 2", where, m, len(sc.Merge[m]))
+			}
+			for _, g := range sc.Merge[m] {
+				if other, dup := merged[g]; dup {
+					return s, bad("%s: group %s is merged twice (into %s and %s)", where, g, other, m)
+				}
+				merged[g] = m
 			}
 		}
 	}

@@ -220,7 +220,11 @@ func TestExperimentFiles(t *testing.T) {
 		s, err := Load(path)
 		require.NoError(t, err, path)
 		studies[s.Name] = s
-		assert.Equal(t, []string{"paper", "quick", "smoke"}, s.ScaleNames(), path)
+		scales := []string{"paper", "quick", "smoke"}
+		if len(s.Envs) > 0 {
+			scales = []string{"medium", "paper", "quick", "smoke"} // the Atari files
+		}
+		assert.Equal(t, scales, s.ScaleNames(), path)
 		for _, scale := range s.ScaleNames() {
 			p, err := s.Plan(scale)
 			require.NoError(t, err, "%s %s", path, scale)
@@ -228,6 +232,10 @@ func TestExperimentFiles(t *testing.T) {
 				for _, c := range p.Groups[g].Candidates {
 					_, err := c.Config.Config().Resolve()
 					require.NoError(t, err, "a planned configuration resolves again")
+					if c.Final != nil {
+						_, err := c.Final.Config().Resolve()
+						require.NoError(t, err, "a planned final configuration resolves again")
+					}
 				}
 			}
 		}

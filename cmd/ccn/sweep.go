@@ -62,6 +62,7 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 	attempts := intFlag(fs, "max-attempts", sweep.DefaultMaxAttempts, "tries of a failing run before it counts as failed")
 	envs := fs.String("envs", "", "comma-separated `list` of environments (names or atari:FILE) replacing the study's envs; +LIST adds to them")
 	every := fs.Duration("progress-every", sweep.DefaultInterval, "time between progress lines when stderr is not a terminal")
+	stage := fs.String("stage", "all", "`stage`s the local pool computes: all, or sweep (the sweep stage only, no final run)")
 
 	file, rest := "", args
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
@@ -89,6 +90,10 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 		return badInput("--throttle must be 0 or more, got %d", *throttle)
 	case *attempts < 1:
 		return badInput("--max-attempts must be at least 1, got %d", *attempts)
+	case *stage != "all" && *stage != "sweep":
+		return badInput("--stage must be all or sweep, got %q", *stage)
+	case *stage == "sweep" && (*emitTasks != "" || *emitSlurm != ""):
+		return badInput("--stage sweep is for the local pool, not with --emit-tasks or --emit-slurm")
 	}
 	study, err := sweep.Load(file)
 	if err != nil {
@@ -130,7 +135,7 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 	defer stop()
 	pool := sweep.Pool{Workers: *jobs, MaxAttempts: *attempts, RetryFailed: *retry,
 		Progress: stderr, Terminal: isTerminal(stderr), Interval: *every,
-		Run: poolRun(!*noGate), RecomputeMismatched: *recompute}
+		Run: poolRun(!*noGate), RecomputeMismatched: *recompute, SweepOnly: *stage == "sweep"}
 	start := time.Now()
 	rep, err := pool.Execute(ctx, plan, *out)
 	summary := fmt.Sprintf("%s/%s: %d runs computed (%d diverged), %d found complete, %d failed attempts, in %v",
@@ -150,6 +155,9 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 		return exitError{exitSweepFailed, err.Error()}
 	}
 	fmt.Fprintln(stdout, summary)
+	if *stage == "sweep" {
+		fmt.Fprintln(stdout, "sweep stage only: run the same command without --stage sweep for the final runs")
+	}
 	if rep.Busy > 0 || rep.Waiting > 0 {
 		fmt.Fprintf(stdout, "%d runs were held by another process and %d groups wait for their sweep stage: run the same command again when that process is done\n", rep.Busy, rep.Waiting)
 	}

@@ -176,6 +176,8 @@ func TestSweepBadInput(t *testing.T) {
 		{"environment twice", []string{"sweep", tinyStudy, "--scale", "test", "--out", dir, "--envs", "trace-patterning,trace-patterning"}, "trace-patterning appears twice in envs"},
 		{"bad stream entry", []string{"sweep", tinyStudy, "--scale", "test", "--out", dir, "--envs", "+atari:"}, "atari:FILE needs a file"},
 		{"malformed number", []string{"sweep", tinyStudy, "--out", dir, "-j", "two"}, `invalid value "two" for flag --j`},
+		{"unknown stage", []string{"sweep", tinyStudy, "--scale", "test", "--out", dir, "--stage", "final"}, `--stage must be all or sweep, got "final"`},
+		{"sweep stage emitted", []string{"sweep", tinyStudy, "--scale", "test", "--out", dir, "--stage", "sweep", "--emit-tasks", filepath.Join(dir, "t")}, "--stage sweep is for the local pool"},
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer

@@ -13,6 +13,12 @@
 //     of one seed draws its curve without a band. Every output that shows a
 //     s.e. also shows n (seeds, complete runs, samples), which tells a reader
 //     that this 0 means "one value", not "no spread".
+//
+// BootstrapCI gives the interval of a difference of two samples' statistic;
+// a statistic of other shapes (a ratio of two methods' mean errors, its
+// average over games) is bootstrapped from its parts: ResampleMean draws one
+// resample's mean, Interval95 takes the 2.5% and 97.5% quantiles of the
+// replicates by BootstrapCI's rule (Quantile).
 package stats
 
 import (
