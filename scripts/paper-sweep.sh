@@ -1,14 +1,16 @@
 #!/bin/sh
-# The paper-scale trace-patterning studies, run in the background on a small
-# machine and committed as they complete (docs/running-at-scale.md, "Paper-scale results in the repository").
+# The paper-scale trace-patterning studies (SCALE=paper, the default) or the
+# Atari medium scale (SCALE=medium), run in the background on a small machine
+# and committed as they complete into results/SCALE (docs/running-at-scale.md,
+# "Paper-scale results in the repository").
 #
 #   scripts/paper-sweep.sh run [WORK]      run or resume the sweep in WORK
 #   scripts/paper-sweep.sh commit [WORK]   copy WORK's finished runs into
-#                                          results/paper, draw figures/paper, commit
+#                                          results/SCALE, draw figures/SCALE, commit
 #
-# WORK (default $HOME/ccn-paper, outside the repository) is an ordinary results
+# WORK (default $HOME/ccn-SCALE, outside the repository) is an ordinary results
 # directory (DIR/runs/ID, package sweep). `run` first copies the committed runs
-# of results/paper into WORK (a fresh machine resumes from the repository), then
+# of results/SCALE into WORK (a fresh machine resumes from the repository), then
 # recomputes the complete runs that a build of other numerics made
 # (scripts/rerun-mismatched.sh), then repeats: emit the runnable runs of every study (ccn sweep --emit-tasks; a
 # complete run is never listed), keep the next CHUNK of them (likely step sizes
@@ -20,26 +22,41 @@
 # a resumed sweep need; predictions.csv is kept only for Figure 10 (final seed
 # 100 of CCN and T-BPTT k=15 H=4). About 3.7 kB per run.
 #
-# Environment: JOBS (2), CHUNK (16), TBPTT (0), STUDIES (the six files), FINALS
-# (run only the first FINALS final seeds of each group, 100 to 100+FINALS-1;
-# default all), SCALE (paper; smoke tries the script in a minute, with WORK and
-# a scratch clone).
+# Environment: SCALE (paper; medium for the Atari files; smoke tries the script
+# in a minute, with WORK and a scratch clone), JOBS (2), CHUNK (16), TBPTT (run
+# T-BPTT groups too: 0 at paper scale, 1 at medium, where T-BPTT is every
+# game's reference), STUDIES (the six trace-patterning files; the three Atari
+# files at medium), ALPHAS (the order in which step sizes run: 3e-4 first, at
+# medium the authors' 1e-4), FINALS (run only the first FINALS final seeds of
+# each group, 100 to 100+FINALS-1; default all).
 set -eu
 
 cmd=${1:-}
-work=${2:-${HOME:-/tmp}/ccn-paper}
+SCALE=${SCALE:-paper}
+work=${2:-${HOME:-/tmp}/ccn-$SCALE}
 repo=$(cd "$(dirname "$0")/.." && pwd)
 ccn="$work/ccn" # built by run: the whole sweep uses one binary
-committed="$repo/results/paper"
+committed="$repo/results/$SCALE"
 JOBS=${JOBS:-2}
 CHUNK=${CHUNK:-16}
-TBPTT=${TBPTT:-0}
 FINALS=${FINALS:-1000000}
-SCALE=${SCALE:-paper} # smoke to try the script in seconds
-STUDIES=${STUDIES:-"main-comparison normalization-ablation ccn-features-per-stage ccn-steps-per-stage compute-matched-tbptt truncation-h10"}
+if [ "$SCALE" = medium ]; then
+	TBPTT=${TBPTT:-1}
+	STUDIES=${STUDIES:-"atari-main-comparison atari-normalization-ablation atari-tbptt-capacity"}
+	ALPHAS=${ALPHAS:-"0.0001 0.0003 3e-05"}
+else
+	TBPTT=${TBPTT:-0}
+	STUDIES=${STUDIES:-"main-comparison normalization-ablation ccn-features-per-stage ccn-steps-per-stage compute-matched-tbptt truncation-h10"}
+	ALPHAS=${ALPHAS:-"0.0003 0.001 0.0001 0.003 3e-05 0.01"}
+fi
 
 # keep_predictions DIR: whether a run's predictions.csv is committed.
 keep_predictions() {
+	if [ "$SCALE" = medium ]; then
+		jq -e '.config.seed == 100 and ((.config.method == "ccn" and .config.features == 15) or
+			(.config.method == "tbptt" and .config.steps > 10000000))' "$1/summary.json" >/dev/null
+		return
+	fi
 	jq -e '.config.seed == 100 and (
 		(.config.method == "ccn" and .config.features == 16 and .config["features-per-stage"] == 4 and (.config["no-norm"] | not)) or
 		(.config.method == "tbptt" and .config.hidden == 4 and .config.truncation == 15 and
@@ -68,11 +85,10 @@ run() {
 		# Runs another process of this machine is computing are skipped.
 		{ echo -; ps -eo args | awk '$2 == "run" { for (i = 3; i < NF; i++) if ($i == "--out") print $(i + 1) }'; } >"$work/busy"
 		# Order: sweep runs (seeds below 100) first, by step size in the order
-		# they win here (3e-4 first, so that a partial sweep has whole
-		# candidates), ε 0.001 before 0.01, then seed; then final runs by seed,
+		# ALPHAS (so that a partial sweep has whole candidates), ε 0.001 before 0.01, then seed; then final runs by seed,
 		# so that the final seeds of all groups advance together. --seed is
 		# omitted for seed 0. One line per run directory.
-		awk -v tbptt="$TBPTT" -v finals="$FINALS" '
+		awk -v tbptt="$TBPTT" -v finals="$FINALS" -v alphas=" $ALPHAS " '
 			FNR == NR { busy[$0] = 1; next }
 			/--method tbptt/ && tbptt != 1 { next }
 			{ seed = 0; alpha = ""; eps = ""
@@ -81,7 +97,7 @@ run() {
 				if ($i == "--step-size") alpha = $(i + 1)
 				if ($i == "--epsilon") eps = $(i + 1)
 			  }
-			  p = index(" 0.0003 0.001 0.0001 0.003 3e-05 0.01 ", " " alpha " ")
+			  p = index(alphas, " " alpha " ")
 			  out = $NF; if (out in busy || out in seen) next
 			  seen[out] = 1; pri = p * 2 + (eps == "0.01")
 			  if (seed < 100) print 0 "\t" pri "\t" seed "\t" $0
@@ -105,7 +121,7 @@ commit() {
 	(cd "$repo" && GOEXPERIMENT=simd go build -o "$work/ccn-commit" ./cmd/ccn)
 	ccn="$work/ccn-commit"
 	mkdir -p "$committed/plans" "$committed/runs"
-	cp "$work"/plans/*-paper.json "$committed/plans/"
+	cp "$work"/plans/*-"$SCALE".json "$committed/plans/"
 	n=0
 	for d in "$work"/runs/*/; do
 		d=${d%/}
@@ -124,15 +140,15 @@ commit() {
 	done
 	"$ccn" collect "$committed" --to "$work/tables" >"$committed/selection.txt"
 	cp "$work/tables/selection.csv" "$work/tables/candidates.csv" "$committed/"
-	"$ccn" plot --results "$committed" --scale paper --out "$repo/figures/paper" || true
-	# The claims tables of docs/results.md come from the committed runs (go test ./docs checks it).
-	"$ccn" collect "$committed" --markdown "$repo/docs/results.md"
+	"$ccn" plot --results "$committed" --scale "$SCALE" --out "$repo/figures/$SCALE" || true
+	# The claims tables of docs/results.md come from the paper-scale runs (go test ./docs checks it).
+	[ "$SCALE" != paper ] || "$ccn" collect "$committed" --markdown "$repo/docs/results.md"
 	runs=$(ls "$committed/runs" | wc -l)
 	size=$(($(du -sb "$committed" | cut -f1) / 1024))
 	cd "$repo"
-	git add -f results/paper figures/paper/*.png figures/paper/captions.txt 2>/dev/null || git add -f results/paper
+	git add -f "results/$SCALE" "figures/$SCALE"/*.png "figures/$SCALE/captions.txt" 2>/dev/null || git add -f "results/$SCALE"
 	git add docs/results.md
-	git commit -q -m "results/paper: $runs paper-scale runs committed ($n new, ${size} kB)" || echo "paper-sweep: nothing new to commit"
+	git commit -q -m "results/$SCALE: $runs $SCALE-scale runs committed ($n new, ${size} kB)" || echo "paper-sweep: nothing new to commit"
 }
 
 case $cmd in
