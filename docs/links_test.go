@@ -238,7 +238,7 @@ var pathRE = regexp.MustCompile("`([a-z][a-z0-9_.-]*(?:/[a-z0-9_.-]+)*/?)`")
 
 // generated are the directories that commands write and the repository does
 // not hold: paths under them name outputs, not files to find.
-var generated = []string{"bin", "runs", "results/quick", "results/smoke", "results/truncation", "figures/smoke", "figures/mine", "results/mine"}
+var generated = []string{"bin", "runs", "results/quick", "results/smoke", "results/medium", "figures/medium", "results/truncation", "figures/smoke", "figures/mine", "results/mine"}
 
 // missingPaths returns the backquoted paths of text, outside fenced code,
 // whose first segment is a directory of the repository root but which do
