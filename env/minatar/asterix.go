@@ -31,10 +31,11 @@ const (
 	asterixGold   = 180
 
 	asterixRampInterval = 100
+	asterixSpawnWatch   = 2
 )
 
 func (g *asterix) reset(*rand.Rand) {
-	*g = asterix{playerX: 5, playerY: 5, spawnSpeed: 10, spawnTimer: 10,
+	*g = asterix{playerX: 5, playerY: 5, spawnSpeed: 10, spawnTimer: MaxNoops,
 		moveSpeed: 5, moveTimer: 5, rampTimer: asterixRampInterval}
 }
 
@@ -76,7 +77,9 @@ func (g *asterix) touch(i int, r *float64) (terminal bool) {
 func (g *asterix) act(a Action, rng *rand.Rand) (float64, bool) {
 	r, terminal := 0.0, false
 	if g.spawnTimer == 0 {
-		g.spawn(rng)
+		if rng != nil { // nil in the policy's look-ahead, which cannot see spawns
+			g.spawn(rng)
+		}
 		g.spawnTimer = g.spawnSpeed
 	}
 	switch a {
@@ -139,40 +142,78 @@ func (g *asterix) draw(s []uint8) {
 	fill(s, g.playerY, g.playerX, block, asterixPlayer)
 }
 
-// behave scores the five moves: a move is unsafe when an enemy is on its
-// cell or one cell before it in the enemy's direction of travel; among the
-// safe moves it takes the one closest to the nearest gold (ties: staying
-// first, then the action order), and if none is safe it stays.
-func (g *asterix) behave(*rand.Rand) Action {
-	best, bestScore := Noop, 1<<30
-	for _, a := range [...]Action{Noop, Left, Up, Right, Down} {
-		x, y := g.playerX, g.playerY
-		switch a {
-		case Left:
-			x = max(0, x-1)
-		case Right:
-			x = min(9, x+1)
-		case Up:
-			y = max(1, y-1)
-		case Down:
-			y = min(8, y+1)
-		}
-		e := g.entities[y-1]
-		if e.live && !e.gold && (e.x == x || e.x+step(e.right) == x) {
-			continue
-		}
-		score := 100 // no gold: stay near the middle rows
-		for i, o := range g.entities {
-			if o.live && o.gold {
-				score = min(score, abs(o.x-x)+abs(i+1-y))
-			}
-		}
-		if score == 100 {
-			score += abs(y - 5)
-		}
-		if score < bestScore {
-			best, bestScore = a, score
+var asterixMoves = [...]Action{Noop, Left, Up, Right, Down}
+
+// survives reports whether the player is still alive after action a and
+// then, for depth more steps, the best of the five moves, on a copy of the
+// game that spawns nothing.
+func (g *asterix) survives(a Action, depth int) bool {
+	sim := *g
+	if _, end := sim.act(a, nil); end {
+		return false
+	}
+	if depth == 0 {
+		return true
+	}
+	for _, b := range asterixMoves {
+		if sim.survives(b, depth-1) {
+			return true
 		}
 	}
-	return best
+	return false
+}
+
+// behave takes, among the moves that survive the next three steps, the one
+// closest to the nearest gold (ties: staying first, then the action order;
+// with no gold, toward the middle rows); if none survives it stays. Since
+// the look-ahead cannot see spawns, it keeps out of the two columns at each
+// edge when a spawn is due within asterixSpawnWatch steps, if it can. It
+// explores only when every move survives.
+func (g *asterix) behave(*rand.Rand) (Action, bool) {
+	var ok [len(asterixMoves)]bool
+	safe := 0
+	for i, a := range asterixMoves {
+		ok[i] = g.survives(a, 2)
+		if ok[i] {
+			safe++
+		}
+	}
+	for _, watch := range [2]bool{g.spawnTimer <= asterixSpawnWatch, false} {
+		best, bestScore := Noop, 1<<30
+		for i, a := range asterixMoves {
+			if !ok[i] {
+				continue
+			}
+			x, y := g.playerX, g.playerY
+			switch a {
+			case Left:
+				x = max(0, x-1)
+			case Right:
+				x = min(9, x+1)
+			case Up:
+				y = max(1, y-1)
+			case Down:
+				y = min(8, y+1)
+			}
+			if watch && (x <= 1 || x >= 8) {
+				continue
+			}
+			score := 100 // no gold: stay near the middle rows
+			for i, o := range g.entities {
+				if o.live && o.gold {
+					score = min(score, abs(o.x-x)+abs(i+1-y))
+				}
+			}
+			if score == 100 {
+				score += abs(y - 5)
+			}
+			if score < bestScore {
+				best, bestScore = a, score
+			}
+		}
+		if bestScore < 1<<30 {
+			return best, safe == len(asterixMoves)
+		}
+	}
+	return Noop, false
 }

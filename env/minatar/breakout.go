@@ -13,16 +13,25 @@ type breakout struct {
 	ballX, ballY, dir, pos int
 	bricks                 [gridSize][gridSize]bool
 	strike                 bool
+	launched               bool // the ball waits until the paddle first moves
+	straight               bool // the policy's aim: bounce the ball straight back
+	played                 int  // steps since the launch
 }
 
 const (
 	breakoutPaddle = 200
 	breakoutBall   = 255
 	breakoutBrick  = 110
+
+	// The policy explores with one chance in breakoutRisk when a wrong move
+	// would lose the ball, but not in the first breakoutWarmUp steps after
+	// the launch.
+	breakoutRisk   = 4
+	breakoutWarmUp = 50
 )
 
 func (g *breakout) reset(rng *rand.Rand) {
-	g.ballY, g.pos, g.strike = 3, 4, false
+	g.ballY, g.pos, g.strike, g.launched, g.played = 3, 4, false, false, 0
 	if rng.IntN(2) == 0 {
 		g.ballX, g.dir = 0, 2
 	} else {
@@ -65,6 +74,13 @@ func (g *breakout) act(a Action, _ *rand.Rand) (float64, bool) {
 	case Right:
 		g.pos = min(9, g.pos+1)
 	}
+	if !g.launched {
+		if a == Noop {
+			return 0, false
+		}
+		g.launched = true
+	}
+	g.played++
 	lastY := g.ballY
 	nx, ny := g.ballX+breakoutDX[g.dir], g.ballY+breakoutDY[g.dir]
 	strike := false
@@ -122,26 +138,38 @@ func (g *breakout) draw(s []uint8) {
 
 // behave moves the paddle toward the column where the ball will next reach
 // the bottom row, found by playing the ball forward on a copy of the game
-// (with the paddle out of the way).
-func (g *breakout) behave(*rand.Rand) Action {
+// (with the paddle out of the way); before the launch it moves either way at
+// random. It explores when the paddle could still make it after a wrong
+// move, and only now and then when a wrong move would lose the ball.
+func (g *breakout) behave(rng *rand.Rand) (Action, bool) {
+	if !g.launched {
+		return [2]Action{Left, Right}[rng.IntN(2)], false
+	}
+	if breakoutDY[g.dir] < 0 {
+		g.straight = rng.IntN(2) == 0
+	}
 	sim := *g
 	sim.pos = -1
-	target := g.ballX
-	for range 4 * gridSize * gridSize {
-		x := sim.ballX
+	target, left := g.ballX, 0
+	for ; left < 4*gridSize*gridSize; left++ {
 		if sim.ballY == 8 && breakoutDY[sim.dir] > 0 {
-			target = clamp(x+breakoutDX[sim.dir], 0, 9)
+			target = clamp(sim.ballX+breakoutDX[sim.dir], 0, 9)
+			if g.straight {
+				target = sim.ballX
+			}
 			break
 		}
 		if _, end := sim.act(Noop, nil); end {
 			break
 		}
 	}
+	d := abs(target - g.pos)
+	explore := d < left || (d == left && g.played > breakoutWarmUp && rng.IntN(breakoutRisk) == 0)
 	switch {
 	case target < g.pos:
-		return Left
+		return Left, explore
 	case target > g.pos:
-		return Right
+		return Right, explore
 	}
-	return Noop
+	return Noop, explore
 }

@@ -95,10 +95,10 @@ func (g *freeway) draw(s []uint8) {
 
 // behave moves up unless the car of the next row would reach column 4
 // within the next few steps, then waits.
-func (g *freeway) behave(*rand.Rand) Action {
+func (g *freeway) behave(*rand.Rand) (Action, bool) {
 	next := g.pos - 1
 	if next < 1 || next > 8 {
-		return Up
+		return Up, true
 	}
 	c := g.cars[next-1]
 	d := step(c.speed > 0)
@@ -106,7 +106,7 @@ func (g *freeway) behave(*rand.Rand) Action {
 	dist := ((4-c.x)*d + gridSize) % gridSize
 	eta := c.timer + (abs(c.speed)+1)*(dist-1)
 	if dist == 0 || eta <= 1 {
-		return Noop
+		return Noop, true
 	}
-	return Up
+	return Up, true
 }

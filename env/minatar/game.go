@@ -30,8 +30,11 @@ type game interface {
 	// draw paints the state onto a cleared 210×160 screen.
 	draw(s []uint8)
 	// behave is the scripted policy's choice in the current state; it may
-	// draw from rng (the policy's stream).
-	behave(rng *rand.Rand) Action
+	// draw from rng (the policy's stream). explore reports whether the
+	// policy may take a random action instead now: a trained agent's
+	// exploration does not throw away a game it can see it is about to
+	// lose.
+	behave(rng *rand.Rand) (a Action, explore bool)
 }
 
 // grid helpers

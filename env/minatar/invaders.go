@@ -28,6 +28,7 @@ const (
 	invadersShotCoolDown  = 5
 	invadersMoveInterval  = 12
 	invadersShotInterval  = 10
+	invadersHoldFire      = MaxNoops + 10 // the aliens' first shot
 	invadersFastestMarch  = 6
 	invadersFirstRow      = 0
 	invadersRows, invCols = 4, 6
@@ -43,7 +44,7 @@ func (g *invaders) wave() {
 
 func (g *invaders) reset(*rand.Rand) {
 	*g = invaders{pos: 5, dir: -1, moveInterval: invadersMoveInterval,
-		moveTimer: invadersMoveInterval, alienShotTimer: invadersShotInterval}
+		moveTimer: invadersMoveInterval, alienShotTimer: invadersHoldFire}
 	g.wave()
 }
 
@@ -174,8 +175,9 @@ func (g *invaders) draw(s []uint8) {
 
 // behave dodges an enemy bullet in the cannon's column within three rows
 // (toward the side with no bullet close), otherwise moves under the nearest
-// alien column and fires when under it.
-func (g *invaders) behave(*rand.Rand) Action {
+// alien column and fires when under it. It explores only when no enemy
+// bullet is close to the cannon's column or either neighbour.
+func (g *invaders) behave(*rand.Rand) (Action, bool) {
 	danger := func(c int) bool {
 		if c < 0 || c > 9 {
 			return true
@@ -187,23 +189,25 @@ func (g *invaders) behave(*rand.Rand) Action {
 		}
 		return false
 	}
+	// Explore only with no enemy bullet close to the cannon's neighbours.
+	calm := !danger(g.pos-1) && !danger(g.pos) && !danger(g.pos+1)
 	if danger(g.pos) {
 		switch {
 		case !danger(g.pos - 1):
-			return Left
+			return Left, calm
 		case !danger(g.pos + 1):
-			return Right
+			return Right, calm
 		}
-		return Noop
+		return Noop, calm
 	}
 	c, ok := g.nearestColumn()
 	switch {
 	case !ok || c == g.pos:
-		return Fire
+		return Fire, calm
 	case c < g.pos && !danger(g.pos-1):
-		return Left
+		return Left, calm
 	case c > g.pos && !danger(g.pos+1):
-		return Right
+		return Right, calm
 	}
-	return Fire
+	return Fire, calm
 }

@@ -13,6 +13,7 @@ func rng() *rand.Rand { return rand.New(rand.NewPCG(1, 1)) }
 func TestBreakoutRules(t *testing.T) {
 	g := new(breakout)
 	g.reset(rng())
+	g.launched = true
 	// Up-right from (5, 4) into the brick at (6, 3): +1, the brick goes, the
 	// ball stays in row 4 and turns down-right.
 	g.ballX, g.ballY, g.dir = 5, 4, 1
@@ -125,12 +126,9 @@ func TestInvadersRules(t *testing.T) {
 	assert.True(t, end)
 }
 
-// TestInvadersStillCannonIsHit: from a reset, a cannon that never moves is hit
-// by the aliens' first shot at step 17, so every space-invaders episode that
-// starts with 17 or more no-ops (14 of the 30 equally likely counts) ends there
-// with return 0 (docs/atari.md, "The bursts": the no-op stretches
-// behind Columnar's bursts).
-func TestInvadersStillCannonIsHit(t *testing.T) {
+// TestInvadersHoldFire: from a reset, a cannon that never moves is safe for
+// the whole no-op start: the aliens' first shot hits it at step 46.
+func TestInvadersHoldFire(t *testing.T) {
 	g := new(invaders)
 	g.reset(nil)
 	steps := 0
@@ -139,7 +137,23 @@ func TestInvadersStillCannonIsHit(t *testing.T) {
 		r, end = g.act(Noop, rng())
 		assert.Zero(t, r, "step %d", steps+1)
 	}
-	assert.Equal(t, 17, steps)
+	assert.Equal(t, 46, steps)
+	assert.Greater(t, steps, MaxNoops)
+}
+
+// TestBreakoutBallWaits: the ball stays put until the paddle first moves.
+func TestBreakoutBallWaits(t *testing.T) {
+	g := new(breakout)
+	g.reset(rng())
+	x, y := g.ballX, g.ballY
+	for range 2 * MaxNoops {
+		_, end := g.act(Noop, nil)
+		assert.False(t, end)
+	}
+	assert.Equal(t, [2]int{x, y}, [2]int{g.ballX, g.ballY})
+	g.act(Left, nil)
+	assert.NotEqual(t, [2]int{x, y}, [2]int{g.ballX, g.ballY})
+	assert.Equal(t, 3, g.pos)
 }
 
 // TestGreyLevels: in every game each kind of object has its own grey level,

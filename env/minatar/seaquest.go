@@ -30,6 +30,7 @@ type seaquest struct {
 	rampIndex          int
 	shotTimer          int
 	surfaced           bool
+	look               []seaquest // the policy's scratch copies for its look-ahead
 }
 
 // mover is a bullet, fish, enemy sub or diver moving along its row.
@@ -66,7 +67,8 @@ func (g *seaquest) reset(*rand.Rand) {
 	}
 	*g = seaquest{oxygen: seaquestMaxOxygen, subX: 5, spawnSpeed: 20, spawnTimer: 20,
 		diverTimer: seaquestDiverSpawn, moveSpeed: 5, surfaced: true,
-		fBullets: keep(g.fBullets), eBullets: keep(g.eBullets), fish: keep(g.fish), subs: keep(g.subs), swim: keep(g.swim)}
+		fBullets: keep(g.fBullets), eBullets: keep(g.eBullets), fish: keep(g.fish), subs: keep(g.subs), swim: keep(g.swim),
+		look: g.look}
 }
 
 func (g *seaquest) spawnEnemy(rng *rand.Rand) {
@@ -119,12 +121,17 @@ func off(x int) bool { return x < 0 || x > 9 }
 
 func (g *seaquest) act(a Action, rng *rand.Rand) (float64, bool) {
 	r, terminal := 0.0, false
+	// rng is nil in the policy's look-ahead, which cannot see spawns.
 	if g.spawnTimer == 0 {
-		g.spawnEnemy(rng)
+		if rng != nil {
+			g.spawnEnemy(rng)
+		}
 		g.spawnTimer = g.spawnSpeed
 	}
 	if g.diverTimer == 0 {
-		g.spawnDiver(rng)
+		if rng != nil {
+			g.spawnDiver(rng)
+		}
 		g.diverTimer = seaquestDiverSpawn
 	}
 	switch {
@@ -296,12 +303,81 @@ func (g *seaquest) draw(s []uint8) {
 	fill(s, g.subY, g.subX, block, seaquestSubFront)
 }
 
-// behave: surface when oxygen is low (below 16 plus 2 per row of depth) or
-// six divers are aboard, if a diver is aboard; fire at an enemy ahead in the
-// row; flee up or down from an enemy or enemy bullet within two cells in the
-// row; else swim toward the nearest diver (or patrol row 4), turning to face
-// enemies in the row.
-func (g *seaquest) behave(*rand.Rand) Action {
+// seaquestActions is the order in which the policy tries other actions when
+// its first choice would not survive.
+var seaquestActions = [...]Action{Up, Down, Left, Right, Noop, Fire}
+
+// copyTo makes d a copy of g, reusing d's lists.
+func (g *seaquest) copyTo(d *seaquest) {
+	f, e, fi, su, sw := d.fBullets[:0], d.eBullets[:0], d.fish[:0], d.subs[:0], d.swim[:0]
+	*d = *g
+	d.fBullets, d.eBullets = append(f, g.fBullets...), append(e, g.eBullets...)
+	d.fish, d.subs, d.swim = append(fi, g.fish...), append(su, g.subs...), append(sw, g.swim...)
+	d.look = nil
+}
+
+// survives reports whether the submarine is still alive after action a and
+// then, for depth more steps, the best action, on copies of the game (in
+// g.look) that spawn nothing.
+func (g *seaquest) survives(a Action, depth int, look []seaquest) bool {
+	sim := &look[depth]
+	g.copyTo(sim)
+	if _, end := sim.act(a, nil); end {
+		return false
+	}
+	if depth == 0 {
+		return true
+	}
+	for _, b := range seaquestActions {
+		if sim.survives(b, depth-1, look) {
+			return true
+		}
+	}
+	return false
+}
+
+// seaquestLook is the depth of the policy's look-ahead: it looks
+// seaquestLook+1 steps ahead.
+const seaquestLook = 1
+
+// behave takes script's choice if it survives the next two steps, else the
+// first action of seaquestActions that does. It explores only when every
+// action survives.
+func (g *seaquest) behave(*rand.Rand) (Action, bool) {
+	if g.look == nil {
+		g.look = make([]seaquest, seaquestLook+1)
+		for i := range g.look {
+			g.look[i].reset(nil)
+		}
+	}
+	var ok [len(seaquestActions)]bool
+	safe := 0
+	for i, a := range seaquestActions {
+		ok[i] = g.survives(a, seaquestLook, g.look)
+		if ok[i] {
+			safe++
+		}
+	}
+	a := g.script()
+	for i, b := range seaquestActions {
+		if b == a && ok[i] {
+			return a, safe == len(seaquestActions)
+		}
+	}
+	for i, b := range seaquestActions {
+		if ok[i] {
+			return b, false
+		}
+	}
+	return a, false
+}
+
+// script is the policy's first choice: surface when oxygen is low (below
+// 16 plus 2 per row of depth) or six divers are aboard, if a diver is
+// aboard; fire at an enemy ahead in the row; flee up or down from an enemy
+// or enemy bullet within two cells in the row; else swim toward the nearest
+// diver (or patrol row 4), turning to face enemies in the row.
+func (g *seaquest) script() Action {
 	if g.divers > 0 && (g.divers == 6 || g.oxygen < 16+2*g.subY) {
 		return Up
 	}

@@ -71,8 +71,9 @@ func (p *player) step() (action int, reward float64, done bool) {
 		p.noops--
 		action = p.spec.index(Noop)
 	} else {
-		action = p.spec.index(p.g.behave(p.mind))
-		if p.mind.Float64() < p.cfg.Epsilon {
+		a, explore := p.g.behave(p.mind)
+		action = p.spec.index(a)
+		if explore && p.mind.Float64() < p.cfg.Epsilon {
 			action = p.mind.IntN(len(p.spec.Actions))
 		}
 	}
