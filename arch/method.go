@@ -4,7 +4,8 @@ package arch
 // computed. Columnar, Constructive and CCN are Networks (paper §3) learned by
 // forward-mode RTRL; T-BPTT, RTRL, SnAp-1 and UORO are dense LSTMs (Dense)
 // learned by truncated BPTT, exact RTRL and the two approximations of RTRL
-// (docs/equations.md).
+// (docs/equations.md). Linear is the memoryless control: TD(λ) on the
+// current observation alone (Linear).
 type Method string
 
 // The methods, by the names the command line, the experiment files and the
@@ -14,14 +15,15 @@ const (
 	MethodColumnar     Method = "columnar"
 	MethodConstructive Method = "constructive"
 	MethodTBPTT        Method = "tbptt"
-	MethodRTRL         Method = "rtrl"  // dense exact RTRL
-	MethodSnAp1        Method = "snap1" // dense SnAp-1 (beyond the paper)
-	MethodUORO         Method = "uoro"  // dense UORO (beyond the paper)
+	MethodRTRL         Method = "rtrl"   // dense exact RTRL
+	MethodSnAp1        Method = "snap1"  // dense SnAp-1 (beyond the paper)
+	MethodUORO         Method = "uoro"   // dense UORO (beyond the paper)
+	MethodLinear       Method = "linear" // the memoryless control (beyond the paper)
 )
 
 // Methods returns every method, in the order the documentation lists them.
 func Methods() []Method {
-	return []Method{MethodCCN, MethodColumnar, MethodConstructive, MethodTBPTT, MethodRTRL, MethodSnAp1, MethodUORO}
+	return []Method{MethodCCN, MethodColumnar, MethodConstructive, MethodTBPTT, MethodRTRL, MethodSnAp1, MethodUORO, MethodLinear}
 }
 
 // Known reports whether m is one of Methods.
@@ -39,3 +41,12 @@ func (m Method) Known() bool {
 func (m Method) Networked() bool {
 	return m == MethodCCN || m == MethodColumnar || m == MethodConstructive
 }
+
+// Dense reports whether m learns a dense LSTM (T-BPTT, RTRL, SnAp-1, UORO).
+func (m Method) Dense() bool {
+	return m == MethodTBPTT || m == MethodRTRL || m == MethodSnAp1 || m == MethodUORO
+}
+
+// Normalized reports whether m has the online normalization settings: the
+// networks normalize their features, Linear its inputs.
+func (m Method) Normalized() bool { return m.Networked() || m == MethodLinear }

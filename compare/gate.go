@@ -9,7 +9,8 @@ import (
 )
 
 // GateSpec describes the run an experiment is about to start. Exactly one of
-// Net (Columnar, Constructive, CCN) or Dense (T-BPTT, dense RTRL) is set.
+// Net (Columnar, Constructive, CCN), Dense (T-BPTT, dense RTRL, SnAp-1, UORO)
+// or Linear (the memoryless control) is set.
 type GateSpec struct {
 	// Xs is a stretch of the run's own input stream (StreamInputs), at least
 	// GateLength steps (more for T-BPTT with a long window, see Gate); its
@@ -29,6 +30,8 @@ type GateSpec struct {
 	RTRL       bool
 	SnAp1      bool
 	UORO       bool
+	// Linear is the linear control's shape, normalized as the run is.
+	Linear *arch.Linear
 
 	Seed   uint64
 	Inject Injection // a mistake injected into the engines (InjectNone: none)
@@ -136,6 +139,14 @@ func Gate(spec GateSpec) error {
 				a, err = CheckNetwork(r, top, tr, rng, spec.Inject.Forward())
 				checks, as = []string{fmt.Sprintf("columnar %d (%s, scale %g)", spec.Net.MaxFeatures, normName, scale)}, []Agreement{a}
 			}
+		case spec.Linear != nil:
+			shape, normName := *spec.Linear, "the run's normalization"
+			if i == 1 && shape.Norm.Enabled {
+				shape.Norm, normName = FastNorm, "normalization β=0.9"
+			}
+			var a Agreement
+			a, err = CheckLinear(r, shape, tr, rng, spec.Inject.Forward())
+			checks, as = []string{fmt.Sprintf("linear m=%d (%s, scale %g)", shape.Inputs, normName, scale)}, []Agreement{a}
 		case spec.Dense != nil && spec.SnAp1:
 			var a Agreement
 			a, err = CheckSnAp1(r, *spec.Dense, false, tr, rng, spec.Inject.Forward())
@@ -156,7 +167,7 @@ func Gate(spec GateSpec) error {
 			a, err = CheckTBPTT(r, *spec.Dense, spec.Truncation, tr, rng, spec.Inject.Backward())
 			checks, as = []string{fmt.Sprintf("T-BPTT H=%d m=%d k=%d (scale %g)", spec.Dense.Hidden, spec.Dense.Inputs, spec.Truncation, scale)}, []Agreement{a}
 		default:
-			panic("compare: GateSpec needs Net or Dense")
+			panic("compare: GateSpec needs Net, Dense or Linear")
 		}
 		for j, a := range as {
 			if !a.Pass() {

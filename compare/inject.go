@@ -22,7 +22,7 @@ const (
 	InjectDropRecurrentTerm    Injection = "drop-recurrent-term"    // column, dense RTRL, SnAp-1, networks: forward.DropRecurrentTerm
 	InjectOffByOneWindow       Injection = "off-by-one-window"      // T-BPTT: backward.OffByOneWindow
 	InjectDropForgetPath       Injection = "drop-forget-path"       // T-BPTT: backward.DropForgetPath
-	InjectPreviousStepFeatures Injection = "previous-step-features" // Constructive, CCN: forward.PreviousStepFeatures
+	InjectPreviousStepFeatures Injection = "previous-step-features" // Constructive, CCN, linear: forward.PreviousStepFeatures
 	InjectRestartStats         Injection = "restart-stats-at-stage" // stage changes: forward.RestartStatsAtStage
 	InjectRestartState         Injection = "restart-state-at-stage" // stage changes: forward.RestartStateAtStage
 	// InjectAsymmetricUORO biases UORO (forward.AsymmetricScaling): only the
@@ -91,10 +91,12 @@ func (in Injection) Backward() backward.Defect {
 func (in Injection) AppliesTo(m arch.Method) bool {
 	switch in {
 	case InjectDropRecurrentTerm:
-		return m != arch.MethodTBPTT && m != arch.MethodUORO
+		return m != arch.MethodTBPTT && m != arch.MethodUORO && m != arch.MethodLinear
 	case InjectOffByOneWindow, InjectDropForgetPath:
 		return m == arch.MethodTBPTT
-	case InjectPreviousStepFeatures, InjectRestartStats, InjectRestartState:
+	case InjectPreviousStepFeatures:
+		return m == arch.MethodCCN || m == arch.MethodConstructive || m == arch.MethodLinear
+	case InjectRestartStats, InjectRestartState:
 		return m == arch.MethodCCN || m == arch.MethodConstructive
 	}
 	return false

@@ -11,13 +11,13 @@ import (
 // shape, a trajectory length and a truncation (0: full BPTT).
 type Case struct {
 	Engine     string       // "forward" or "backward"
-	Cell       string       // "column", "dense", "dense-diag", "columnar", "constructive" or "ccn"
+	Cell       string       // "column", "dense", "dense-diag", "linear", "columnar", "constructive" or "ccn"
 	Hidden     int          // H for dense cells and columns; number of features for networks
 	Inputs     int          // m
 	Length     int          // T
 	Truncation int          // k; 0 means full BPTT
 	Net        arch.Network // the topology, for networks (the last one, for a staged case)
-	Norm       string       // "off", "fast", "floor" (ε active) or "run", for networks
+	Norm       string       // "off", "fast", "floor" (ε active) or "run", for networks and linear
 	OutBias    bool         // dense cells: the prediction has the output bias b_out
 	// Staged, for a stage-change case: the network is followed from stage 0
 	// through len(Staged.Segments)−1 stage changes (CheckStaged) and the
@@ -28,6 +28,17 @@ type Case struct {
 // Dense is the shape of a column or dense case.
 func (c Case) Dense() arch.Dense {
 	return arch.Dense{Hidden: c.Hidden, Inputs: c.Inputs, OutBias: c.OutBias}
+}
+
+// Linear is the shape of a linear case, normalized as its Norm names.
+func (c Case) Linear() arch.Linear {
+	l := arch.Linear{Inputs: c.Inputs}
+	for _, n := range networkNorms {
+		if n.name == c.Norm {
+			l.Norm = n.norm
+		}
+	}
+	return l
 }
 
 // CellName is the cell column of the verification table: Cell, with
@@ -44,6 +55,8 @@ func (c Case) Params() int {
 	switch c.Cell {
 	case "column", "dense", "dense-diag":
 		return c.Dense().NumParams()
+	case "linear":
+		return c.Linear().NumParams()
 	default:
 		return c.Net.NumLearnable()
 	}
@@ -51,7 +64,7 @@ func (c Case) Params() int {
 
 // Stage is the learning stage of a network case (0 for cells).
 func (c Case) Stage() int {
-	if c.Cell == "column" || c.Cell == "dense" || c.Cell == "dense-diag" {
+	if c.Cell == "column" || c.Cell == "dense" || c.Cell == "dense-diag" || c.Cell == "linear" {
 		return 0
 	}
 	return c.Net.Learning()
@@ -198,6 +211,14 @@ func cellCases(L int) []Case {
 			cs = append(cs, Case{Engine: "snap1", Cell: d.cell, Hidden: d.h, Inputs: d.m, Length: T, OutBias: d.bias})
 		}
 	}
+	// The memoryless control (linear TD on the observation) under every
+	// normalization, on 12 inputs and on the Atari 275.
+	for _, n := range networkNorms {
+		for _, T := range lengths {
+			cs = append(cs, Case{Engine: "forward", Cell: "linear", Inputs: 12, Length: T, Norm: n.name})
+		}
+		cs = append(cs, Case{Engine: "forward", Cell: "linear", Inputs: AtariInputs, Length: min(20, L), Norm: n.name})
+	}
 	return cs
 }
 
@@ -304,6 +325,8 @@ func RunCase(r *reference.Reference, c Case, cfg SuiteConfig, index int) Result 
 			a, err = CheckSnAp1(r, c.Dense(), c.Cell == "dense-diag", tr, rng, fd)
 		case c.Cell == "column":
 			a, err = CheckColumn(r, c.Inputs, tr, rng, fd)
+		case c.Cell == "linear":
+			a, err = CheckLinear(r, c.Linear(), tr, rng, fd)
 		case c.Cell == "dense" && c.Engine == "forward":
 			a, err = CheckDenseRTRL(r, c.Dense(), tr, rng, fd)
 		case c.Cell == "dense":

@@ -24,6 +24,8 @@ func TestSuiteInjectionsFailWhereTheyApply(t *testing.T) {
 		"uoro":     {Engine: "uoro", Cell: "dense", Hidden: 2, Inputs: 3, Length: 20, OutBias: true},
 		"snap1-h1": {Engine: "snap1", Cell: "dense", Hidden: 1, Inputs: 3, Length: 10},
 		"snap1-dg": {Engine: "snap1", Cell: "dense-diag", Hidden: 3, Inputs: 3, Length: 10},
+		"linear":   {Engine: "forward", Cell: "linear", Inputs: 3, Length: 10, Norm: "fast"},
+		"linear-0": {Engine: "forward", Cell: "linear", Inputs: 3, Length: 10, Norm: "off"},
 		"staged":   {Engine: "forward", Cell: "ccn", Hidden: 6, Inputs: 3, Length: 18, Net: staged.topologies()[2], Norm: "fast", Staged: &staged},
 	}
 	fails := map[Injection]string{
@@ -31,7 +33,7 @@ func TestSuiteInjectionsFailWhereTheyApply(t *testing.T) {
 		InjectDropRecurrentTerm:    "column rtrl columnar ccn staged snap1 snap1-h1 snap1-dg",
 		InjectOffByOneWindow:       "tbptt",
 		InjectDropForgetPath:       "tbptt",
-		InjectPreviousStepFeatures: "ccn staged",
+		InjectPreviousStepFeatures: "ccn staged linear linear-0",
 		InjectRestartStats:         "staged",
 		InjectRestartState:         "staged",
 		InjectAsymmetricUORO:       "uoro",
@@ -70,7 +72,7 @@ func TestSuiteCoverage(t *testing.T) {
 			assert.Equal(t, len(c.Staged.Segments)-1, c.Staged.From, "the row compares the segment after its change")
 		}
 	}
-	for _, cell := range []string{"column", "dense", "columnar", "constructive", "ccn"} {
+	for _, cell := range []string{"column", "dense", "linear", "columnar", "constructive", "ccn"} {
 		assert.True(t, atari[cell], "%s at 275 inputs", cell)
 	}
 	for _, cell := range []string{"constructive", "ccn"} {

@@ -20,9 +20,14 @@ func (c Config) Dense() bool {
 // per step (forward pass plus gradient) for c, as the engines report it
 // (backward.Ops, the engines' OpsPerStep): T-BPTT with a full window,
 // networks in their last stage (the most expensive one), normalization on,
-// dense LSTMs with the output bias b_out unless c.NoOutBias. It returns false
+// dense LSTMs with the output bias b_out unless c.NoOutBias, the linear
+// control with its inputs normalized (Features unused). It returns false
 // when c has no count (a size or k out of range, an unknown method).
 func (c Config) Implementation() (int, bool) {
+	if c.Method == arch.MethodLinear && c.Inputs >= 1 {
+		// Features do not apply: the control reads the inputs alone.
+		return forward.NewLinear(arch.Linear{Inputs: c.Inputs, Norm: arch.Normalization{Enabled: true}}).OpsPerStep(), true
+	}
 	if c.Features < 1 || c.Inputs < 1 {
 		return 0, false
 	}

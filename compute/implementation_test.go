@@ -52,3 +52,12 @@ func TestImplementationOutBias(t *testing.T) {
 		assert.False(t, ok, "%+v has no count", c)
 	}
 }
+
+// The linear control costs the normalization (12 operations) and a multiply
+// and an add per input: 14·275 = 3,850 on the Atari inputs.
+func TestImplementationLinear(t *testing.T) {
+	n, ok := Config{Method: arch.MethodLinear, Inputs: 275}.Implementation()
+	assert.True(t, ok)
+	assert.Equal(t, 14*275, n)
+	assert.False(t, Config{Method: arch.MethodLinear}.Dense())
+}

@@ -68,10 +68,18 @@ func (r Resolved) Network(inputs int) (arch.Network, bool) {
 // Dense returns the dense LSTM shape of a tbptt, rtrl, snap1 or uoro config r.
 func (r Resolved) Dense(inputs int) (arch.Dense, bool) {
 	c := r.c
-	if c.Method.Networked() {
+	if !c.Method.Dense() {
 		return arch.Dense{}, false
 	}
 	return arch.Dense{Hidden: c.Hidden, Inputs: inputs, OutBias: !c.NoOutBias}, true
+}
+
+// Linear returns the shape of a linear config r (the memoryless control).
+func (r Resolved) Linear(inputs int) (arch.Linear, bool) {
+	if r.c.Method != arch.MethodLinear {
+		return arch.Linear{}, false
+	}
+	return arch.Linear{Inputs: inputs, Norm: r.c.norm()}, true
 }
 
 func (c RunConfig) norm() arch.Normalization {
@@ -82,13 +90,20 @@ func (c RunConfig) norm() arch.Normalization {
 // raw inputs, its parameter layout, and its optimizer. Columns start from
 // U(−s, s) with s = forward.DefaultInitScale; dense LSTM cell parameters
 // likewise, or with s = 1/√H under fan-in-init (the authors' T-BPTT), and
-// w_out = 0 (and b_out = 0) so that every learner's first prediction is 0.
+// w_out = 0 (and b_out = 0) so that every learner's first prediction is 0;
+// the linear control starts from w = 0, b = 0. The linear control has no
+// head: every one of its parameters reads an input directly, as a column's
+// input weights do, and steps with α.
 func (r Resolved) NewLearner(inputs int) (arch.Engine, Layout, Optimizer) {
 	c := r.c
 	seed := learnerSeed(c.Seed)
 	var l arch.Engine
 	var layout Layout
 	switch c.Method {
+	case arch.MethodLinear:
+		shape, _ := r.Linear(inputs)
+		l = forward.NewLinear(shape)
+		layout = Layout{Size: shape.NumParams(), HeadStart: shape.NumParams(), HeadEnd: shape.NumParams(), Features: 1}
 	case arch.MethodTBPTT, arch.MethodRTRL, arch.MethodSnAp1, arch.MethodUORO:
 		shape, _ := r.Dense(inputs)
 		switch c.Method {

@@ -64,7 +64,7 @@ func recordGame(t *testing.T, game string, steps int) string {
 }
 
 func TestRunOnPixelStreams(t *testing.T) {
-	path := recordGame(t, "asterix", 2000)
+	path := recordGame(t, "space-invaders", 2000)
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
 	sum := sha256.Sum256(data)
@@ -79,7 +79,7 @@ func TestRunOnPixelStreams(t *testing.T) {
 		assert.Positive(t, s.ReturnVariance)
 		if cfg.Env == "atari" {
 			require.NotNil(t, s.Stream)
-			assert.Equal(t, StreamFile{Name: "asterix.pb", Bytes: int64(len(data)), SHA256: hex.EncodeToString(sum[:]),
+			assert.Equal(t, StreamFile{Name: "space-invaders.pb", Bytes: int64(len(data)), SHA256: hex.EncodeToString(sum[:]),
 				Records: 2000, Episodes: s.Stream.Episodes}, *s.Stream)
 			assert.Greater(t, s.Stream.Episodes, int64(1))
 		} else {

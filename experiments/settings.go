@@ -44,7 +44,11 @@ func networked(m arch.Method) bool { return m.Networked() }
 
 // dense is For of the settings of the dense LSTM methods (T-BPTT, RTRL,
 // SnAp-1, UORO).
-func dense(m arch.Method) bool { return !m.Networked() }
+func dense(m arch.Method) bool { return m.Dense() }
+
+// normalized is For of the normalization settings: the networks' features,
+// the linear control's inputs.
+func normalized(m arch.Method) bool { return m.Normalized() }
 
 // only returns a For that accepts the given methods.
 func only(ms ...arch.Method) func(arch.Method) bool {
@@ -210,15 +214,15 @@ var Settings = []Setting{
 		Default: constant(15),
 		Check:   atLeast1(func(c *RunConfig) int { return c.Truncation }),
 		Field:   func(c *RunConfig) any { return &c.Truncation }},
-	{Key: "epsilon", Help: "floor ε on a feature's σ in the normalization", For: networked,
+	{Key: "epsilon", Help: "floor ε on a feature's σ in the normalization", For: normalized,
 		Default: constant(arch.DefaultNormEpsilon),
 		Check:   positive(func(c *RunConfig) float64 { return c.Epsilon }),
 		Field:   func(c *RunConfig) any { return &c.Epsilon }},
-	{Key: "norm-decay", Help: "decay β of the normalization statistics", For: networked,
+	{Key: "norm-decay", Help: "decay β of the normalization statistics", For: normalized,
 		Default: constant(arch.DefaultNormDecay),
 		Check:   openUnit(func(c *RunConfig) float64 { return c.NormDecay }),
 		Field:   func(c *RunConfig) any { return &c.NormDecay }},
-	{Key: "no-norm", Help: "turn the online feature normalization off (the ablation)", For: networked,
+	{Key: "no-norm", Help: "turn the online feature normalization off (the ablation)", For: normalized,
 		Field: func(c *RunConfig) any { return &c.NoNorm }},
 	{Key: "optimizer", Help: "adam or rmsprop",
 		Default: constant(DefaultOptimizer),

@@ -19,6 +19,7 @@ var methodColors = map[arch.Method]color.RGBA{
 	arch.MethodRTRL:         {R: 0x55, G: 0x55, B: 0x55, A: 0xFF}, // dark grey
 	arch.MethodSnAp1:        {R: 0xE6, G: 0x9F, B: 0x00, A: 0xFF}, // orange
 	arch.MethodUORO:         {R: 0x56, G: 0xB4, B: 0xE9, A: 0xFF}, // sky blue
+	arch.MethodLinear:       {R: 0x00, G: 0x00, B: 0x00, A: 0xFF}, // black: the memoryless control
 }
 
 // Methods returns the method names with a colour, sorted.

@@ -25,6 +25,7 @@ type Reference struct {
 
 	dense   map[denseKey]*denseRun
 	network map[string]*networkRun
+	linear  map[string]*linearRun
 }
 
 // DefaultMaxUnroll is the default of Reference.MaxUnroll. Compiling dominates
@@ -70,6 +71,7 @@ func New() *Reference {
 	return &Reference{
 		dense:   make(map[denseKey]*denseRun),
 		network: make(map[string]*networkRun),
+		linear:  make(map[string]*linearRun),
 	}
 }
 

@@ -169,6 +169,8 @@ func rowMethod(family string) string {
 		return "Columnar"
 	case strings.HasPrefix(family, "constructive"):
 		return "Constructive"
+	case family == GroupLinear:
+		return "Linear"
 	}
 	return "T-BPTT"
 }
@@ -211,7 +213,8 @@ func AtariNormalized(r *Results) (Figure, error) {
 }
 
 // AtariAverage draws Figure 9: the normalized error of CCN, Columnar and
-// Constructive averaged over the games (T-BPTT = 1).
+// Constructive (and of the linear control, if it ran) averaged over the
+// games (T-BPTT = 1).
 func AtariAverage(r *Results) (Figure, error) {
 	const fig = NameAtariAverage
 	rows, p, err := atariRows(r, fig, StudyAtariMain)
@@ -219,7 +222,7 @@ func AtariAverage(r *Results) (Figure, error) {
 		return Figure{}, err
 	}
 	rows = pick(rows, func(n sweep.Normalized) bool {
-		return n.Env == sweep.MeanEnv && (n.Family == GroupCCN || n.Family == GroupColumnar || n.Family == GroupConstructive)
+		return n.Env == sweep.MeanEnv && (n.Family == GroupCCN || n.Family == GroupColumnar || n.Family == GroupConstructive || n.Family == GroupLinear)
 	})
 	pl, err := plots.NormalizedErrors("Normalized error averaged over games\n"+p.Scale+" scale", "method", "best T-BPTT",
 		atariPoints(rows, func(n sweep.Normalized) string { return rowMethod(n.Family) }))
@@ -227,7 +230,7 @@ func AtariAverage(r *Results) (Figure, error) {
 		return Figure{}, err
 	}
 	return Figure{Name: fig, Drawer: pl, Caption: strings.Join([]string{
-		"Figure 9: normalized error (error / best T-BPTT's on the same game) of CCN, Columnar and Constructive, averaged over the games; bars: √(Σ s.e.²)/games",
+		"Figure 9: normalized error (error / best T-BPTT's on the same game) of CCN, Columnar and Constructive, and of the memoryless linear control where it ran, averaged over the games; bars: √(Σ s.e.²)/games",
 		atariRunText(r, p), countsText(rows)}, ". ") + "."}, nil
 }
 

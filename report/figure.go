@@ -34,6 +34,7 @@ const (
 	GroupConstructive = "constructive"
 	GroupTBPTT        = "tbptt"
 	GroupCCNNoNorm    = "ccn-no-norm"
+	GroupLinear       = "linear"
 )
 
 // Figure names (file base names).
@@ -64,6 +65,8 @@ func methodLabel(c experiments.RunConfig) string {
 		return fmt.Sprintf("SnAp-1 H=%d", c.Hidden)
 	case arch.MethodUORO:
 		return fmt.Sprintf("UORO H=%d", c.Hidden)
+	case arch.MethodLinear:
+		return "Linear (no memory)"
 	}
 	return string(c.Method)
 }

@@ -76,6 +76,7 @@ func TestAtariExperimentFiles(t *testing.T) {
 		"ccn":          "ccn f=15/5 sps=10000000 norm=true",
 		"columnar":     "columnar f=6/6 sps=0 norm=true",
 		"constructive": "constructive f=10/1 sps=3000000 norm=true",
+		"linear":       "linear f=0/0 sps=0 norm=true",
 		"tbptt/15:2":   "tbptt k=15 H=2",
 		"tbptt/8:5":    "tbptt k=8 H=5",
 		"tbptt/5:7":    "tbptt k=5 H=7",
@@ -153,9 +154,9 @@ func TestAtariStudyWithStream(t *testing.T) {
 			assert.Equal(t, file, c.Stream)
 		}
 	}
-	assert.Equal(t, []string{"ccn@Pong", "columnar@Pong", "constructive@Pong", "tbptt/15:2@Pong",
+	assert.Equal(t, []string{"ccn@Pong", "columnar@Pong", "constructive@Pong", "linear@Pong", "tbptt/15:2@Pong",
 		"tbptt/8:5@Pong", "tbptt/5:7@Pong", "tbptt/4:10@Pong", "tbptt/2:25@Pong"}, pong)
-	assert.Len(t, p.Groups, 6*8, "the five games and the stream")
+	assert.Len(t, p.Groups, 6*9, "the five games and the stream")
 }
 
 // stageRuns counts the distinct runs of each stage of a plan (the final

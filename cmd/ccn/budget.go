@@ -17,7 +17,7 @@ import (
 // budget (--ops).
 func runBudget(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("budget", stderr)
-	method := fs.String("method", "", "one configuration: tbptt, columnar, constructive, ccn, or (no paper model, implementation count only) rtrl, snap1, uoro")
+	method := fs.String("method", "", "one configuration: tbptt, columnar, constructive, ccn, or (no paper model, implementation count only) rtrl, snap1, uoro, linear")
 	hidden := intFlag(fs, "hidden", 0, "tbptt, rtrl, snap1, uoro: hidden units")
 	truncation := intFlag(fs, "truncation", 0, "tbptt: truncation length k")
 	features := intFlag(fs, "features", 0, "columnar, constructive, ccn: number of features")
@@ -107,8 +107,14 @@ func budgetConfig(m arch.Method, set map[string]bool, hidden, truncation, featur
 		if m == arch.MethodCCN {
 			c.PerStage = perStage
 		}
+	case arch.MethodLinear:
+		for _, f := range []string{"hidden", "truncation", "features", "features-per-stage", "no-out-bias"} {
+			if set[f] {
+				return c, badInput("method linear takes --inputs only, not --%s", f)
+			}
+		}
 	default:
-		return c, badInput("unknown method %q (want tbptt, columnar, constructive, ccn, rtrl, snap1 or uoro)", m)
+		return c, badInput("unknown method %q (want tbptt, columnar, constructive, ccn, rtrl, snap1, uoro or linear)", m)
 	}
 	return c, nil
 }
@@ -143,6 +149,7 @@ func printConfig(stdout io.Writer, c compute.Config) error {
 		fmt.Fprintf(w, "features\t%d\nfeatures per stage\t%d\n", c.Features, c.PerStage)
 	case arch.MethodRTRL, arch.MethodSnAp1, arch.MethodUORO:
 		fmt.Fprintf(w, "hidden\t%d\n", c.Features)
+	case arch.MethodLinear:
 	default:
 		fmt.Fprintf(w, "features\t%d\n", c.Features)
 	}
@@ -211,7 +218,8 @@ func printMatched(stdout io.Writer, budget, inputs int, truncations []int, perSt
 }
 
 // noPaperModel reports whether m is a method the paper's compute model does
-// not cover (the dense LSTM learned by exact RTRL, SnAp-1 or UORO).
+// not cover (the dense LSTM learned by exact RTRL, SnAp-1 or UORO, and the
+// linear control).
 func noPaperModel(m arch.Method) bool {
-	return m == arch.MethodRTRL || m == arch.MethodSnAp1 || m == arch.MethodUORO
+	return m == arch.MethodRTRL || m == arch.MethodSnAp1 || m == arch.MethodUORO || m == arch.MethodLinear
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -18,12 +19,12 @@ import (
 // episode ends, and its returns up to the last episode end of the recording
 // (after it the file wraps, the live game goes on).
 func TestRecordReplaysExactly(t *testing.T) {
-	const steps = 3000
+	const steps = 10_001 // an episode ends by the 10,000-step cap at the latest
 	for _, name := range minatar.Names() {
 		t.Run(name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), name+".pb")
 			var stdout, stderr bytes.Buffer
-			require.Equal(t, 0, run([]string{"record", "--env", name, "--steps", "3000", "--seed", "4", "--out", out}, &stdout, &stderr), stderr.String())
+			require.Equal(t, 0, run([]string{"record", "--env", name, "--steps", strconv.Itoa(steps), "--seed", "4", "--out", out}, &stdout, &stderr), stderr.String())
 			assert.Empty(t, stdout.String())
 			assert.Empty(t, stderr.String())
 

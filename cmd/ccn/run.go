@@ -193,6 +193,8 @@ func gateWith(r experiments.Resolved, in compare.Injection) error {
 	spec := compare.GateSpec{Xs: compare.StreamInputs(e, rng.IntN(gateWarmup), n), Seed: c.Seed, Inject: in}
 	if top, ok := r.Network(inputs); ok {
 		spec.Net = &compare.GateNet{FeaturesPerStage: c.FeaturesPerStage, MaxFeatures: c.Features, Norm: top.Norm}
+	} else if l, ok := r.Linear(inputs); ok {
+		spec.Linear = &l
 	} else {
 		d, _ := r.Dense(inputs)
 		spec.Dense = &d
