@@ -15,6 +15,7 @@ var syntheticCases = []endToEnd{
 	{"atari_ccn15x5", RunConfig{Method: arch.MethodCCN, Features: 15, FeaturesPerStage: 5}},
 	{"atari_columnar6", RunConfig{Method: arch.MethodColumnar, Features: 6}},
 	{"atari_tbptt_h7_k5", RunConfig{Method: arch.MethodTBPTT, Hidden: 7, Truncation: 5}},
+	{"atari_linear", RunConfig{Method: arch.MethodLinear}},
 }
 
 // syntheticInputs is the input size of the Atari benchmark's feature vector.

@@ -253,6 +253,30 @@ func TestRunSnAp1AndUORO(t *testing.T) {
 	}
 }
 
+// The linear control runs through the gate on the pixel games' 275 inputs,
+// is deterministic per seed, and refuses the settings of the other methods.
+func TestRunLinear(t *testing.T) {
+	base := t.TempDir()
+	run := func(name string, args ...string) []byte {
+		out := filepath.Join(base, name)
+		code, stdout, stderr := runCLI(append([]string{"run", "--method", "linear", "--env", "seaquest", "--steps", "3000",
+			"--window", "500", "--log-every", "1000", "--out", out}, args...)...)
+		require.Equal(t, 0, code, stderr)
+		assert.Contains(t, stdout, "final error")
+		c, err := os.ReadFile(filepath.Join(out, "curve.csv"))
+		require.NoError(t, err)
+		return c
+	}
+	a := run("a", "--seed", "3")
+	assert.Equal(t, a, run("b", "--seed", "3", "--no-gate"), "same seed, same curve")
+	assert.NotEqual(t, a, run("c", "--seed", "4", "--no-gate"))
+	for _, flag := range [][]string{{"--hidden", "2"}, {"--features", "3"}, {"--truncation", "2"}} {
+		code, _, stderr := runCLI(quick(filepath.Join(base, "bad"), append([]string{"--method", "linear"}, flag...)...)...)
+		assert.Equal(t, 2, code, stderr)
+		assert.Contains(t, stderr, "does not apply to method linear")
+	}
+}
+
 // A directory holding a complete run of another configuration is not
 // "skipped": exit 2 naming the first differing setting, nothing changed.
 func TestRunRefusesADirectoryOfAnotherConfiguration(t *testing.T) {
@@ -294,6 +318,8 @@ func TestRunInjectIsRefused(t *testing.T) {
 		{"ccn stage change", []string{"--method", "ccn", "--features", "4", "--features-per-stage", "2", "--inject", "restart-stats-at-stage"}, "stage change 0->1"},
 		{"columnar recurrent", []string{"--method", "columnar", "--features", "2", "--inject", "drop-recurrent-term"}, "columnar 2"},
 		{"snap1 recurrent", []string{"--method", "snap1", "--hidden", "2", "--inject", "drop-recurrent-term"}, "SnAp-1 H=2 m=12"},
+		{"linear stale inputs", []string{"--method", "linear", "--inject", "previous-step-features"}, "linear m=12"},
+		{"linear stale pixels", []string{"--method", "linear", "--env", "breakout", "--inject", "previous-step-features"}, "linear m=275"},
 	}
 	for _, tt := range refused {
 		t.Run(tt.name, func(t *testing.T) {
@@ -317,6 +343,7 @@ func TestRunInjectIsRefused(t *testing.T) {
 		{"no gate", []string{"--inject", "drop-recurrent-term", "--no-gate"}, "--inject needs the gate"},
 		{"not this method", []string{"--method", "columnar", "--inject", "off-by-one-window"}, "does not change the engine of method columnar"},
 		{"not uoro", []string{"--method", "uoro", "--inject", "drop-recurrent-term"}, "does not change the engine of method uoro"},
+		{"not linear", []string{"--method", "linear", "--inject", "drop-recurrent-term"}, "does not change the engine of method linear"},
 		{"uoro statistical", []string{"--method", "uoro", "--inject", "asymmetric-uoro-scaling"}, "only ccn verify's statistical rows check"},
 	}
 	for _, tt := range bad {
