@@ -35,7 +35,7 @@ func commands() map[string]command {
 		"grad":       {"gradients of a user's own LSTM case (JSON) from one engine", runGrad},
 		"stream":     {"write an environment's stream (observations, cumulant, return) as CSV", runStream},
 		"record":     {"play a pixel game and write its stream in the authors' ExperienceBuffer format", runRecord},
-		"envs":       {"list the environments with their inputs, default γ and a description", runEnvs},
+		"envs":       {"list the environments with their inputs, default γ and a description; --stats: the pixel games' stream statistics", runEnvs},
 		"run":        {"learn online with TD(λ) and write curve.csv, predictions.csv, summary.json", runRun},
 		"budget":     {"per-step operation counts and compute-matched configurations (paper Appendix A.7)", runBudget},
 		"truncation": {"T-BPTT truncation study: gradient bias against k and cost per step against size", runTruncation},
