@@ -14,8 +14,9 @@ type Config struct {
 	// (0.98).
 	Gamma float64
 	// Epsilon is the probability that the behaviour policy takes a uniformly
-	// random action of the minimal set instead of its scripted one; 0 means
-	// 0.05 (a negative value means never).
+	// random action of the minimal set instead of its scripted one, at the
+	// steps where the game's policy allows exploring (see Game.Policy); 0
+	// means 0.05 (a negative value means never).
 	Epsilon float64
 	// MaxEpisode is the longest episode, in steps; an episode still running
 	// then ends (as ALE caps an episode's frames). 0 means 10,000.
