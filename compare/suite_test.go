@@ -83,3 +83,23 @@ func TestSuiteCoverage(t *testing.T) {
 		}
 	}
 }
+
+// The linear control's rows of ccn verify pass, and their defect fails them.
+func TestLinearRows(t *testing.T) {
+	r := reference.New()
+	n := 0
+	for i, c := range Cases(SuiteConfig{Cells: true}) {
+		if c.Cell != "linear" {
+			continue
+		}
+		n++
+		res := RunCase(r, c, SuiteConfig{Seed: 1}, i)
+		assert.True(t, res.Pass(), "%+v: max rel %.3g, err %v", c, res.MaxRel, res.Err)
+		t.Logf("linear m=%d T=%d norm=%s: max rel %.2g", c.Inputs, c.Length, c.Norm, res.MaxRel)
+		if c.Inputs == AtariInputs && c.Norm == "run" {
+			bad := RunCase(r, c, SuiteConfig{Seed: 1, Inject: InjectPreviousStepFeatures}, i)
+			assert.False(t, bad.Pass(), "the defect fails the row")
+		}
+	}
+	assert.Equal(t, 16, n, "4 normalizations × (12 inputs at 3 lengths + 275 inputs)")
+}
