@@ -128,7 +128,13 @@ func (g *asterix) act(a Action, rng *rand.Rand) (float64, bool) {
 	return r, terminal
 }
 
-func (g *asterix) draw(s []uint8) {
+// draw shows the enemies and gold on odd frames and the player on even
+// ones (shown).
+func (g *asterix) draw(s []uint8, frame int) {
+	if shown(frame, 0) {
+		fill(s, g.playerY, g.playerX, block, asterixPlayer)
+		return
+	}
 	for i, e := range g.entities {
 		if !e.live {
 			continue
@@ -139,7 +145,6 @@ func (g *asterix) draw(s []uint8) {
 			fill(s, i+1, e.x, block, asterixEnemy)
 		}
 	}
-	fill(s, g.playerY, g.playerX, block, asterixPlayer)
 }
 
 var asterixMoves = [...]Action{Noop, Left, Up, Right, Down}

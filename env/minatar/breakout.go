@@ -124,7 +124,7 @@ func (g *breakout) act(a Action, _ *rand.Rand) (float64, bool) {
 	return r, terminal
 }
 
-func (g *breakout) draw(s []uint8) {
+func (g *breakout) draw(s []uint8, _ int) {
 	for r := range g.bricks {
 		for c, b := range g.bricks[r] {
 			if b {

@@ -86,9 +86,13 @@ func (g *freeway) act(a Action, rng *rand.Rand) (float64, bool) {
 	return r, g.timer < 0
 }
 
-func (g *freeway) draw(s []uint8) {
-	for _, c := range g.cars {
-		fill(s, c.y, c.x, block, freewayCar)
+// draw shows the cars on odd frames and the chicken on even ones (shown).
+func (g *freeway) draw(s []uint8, frame int) {
+	if shown(frame, 1) {
+		for _, c := range g.cars {
+			fill(s, c.y, c.x, block, freewayCar)
+		}
+		return
 	}
 	fill(s, g.pos, 4, block, freewayChicken)
 }

@@ -27,8 +27,9 @@ type game interface {
 	// act applies action a for one step and returns the reward and whether
 	// the episode has ended. rng drives the game's own randomness.
 	act(a Action, rng *rand.Rand) (reward float64, terminal bool)
-	// draw paints the state onto a cleared 210×160 screen.
-	draw(s []uint8)
+	// draw paints the state onto a cleared 210×160 screen at the frame-th
+	// step of the episode (1, 2, …; see shown).
+	draw(s []uint8, frame int)
 	// behave is the scripted policy's choice in the current state; it may
 	// draw from rng (the policy's stream). explore reports whether the
 	// policy may take a random action instead now: a trained agent's
@@ -36,6 +37,13 @@ type game interface {
 	// lose.
 	behave(rng *rand.Rand) (a Action, explore bool)
 }
+
+// shown reports whether the objects of multiplex group (0 or 1) are drawn
+// at frame: freeway, asterix and seaquest draw two groups of objects on
+// alternate frames, as Atari 2600 games flicker to show more objects than
+// the hardware has sprites, so that a single frame shows only part of the
+// game and predicting the return needs the previous frame.
+func shown(frame, group int) bool { return frame%2 == group }
 
 // grid helpers
 

@@ -156,7 +156,7 @@ func (g *invaders) nearestColumn() (int, bool) {
 	return 0, false
 }
 
-func (g *invaders) draw(s []uint8) {
+func (g *invaders) draw(s []uint8, _ int) {
 	for y := range g.aliens {
 		for x := range g.aliens[y] {
 			if g.aliens[y][x] {

@@ -181,6 +181,7 @@ func TestDrawn(t *testing.T) {
 		s, _ := New(g.Name, 2, Config{})
 		x := make([]float64, atari.Inputs)
 		s.Next(x)
+		s.Next(x) // an even frame: every game shows its player (shown)
 		lit := 0
 		for _, p := range s.Screen() {
 			if p != background {
@@ -194,6 +195,72 @@ func TestDrawn(t *testing.T) {
 		for i, p := range f {
 			assert.Equal(t, float64(p)/256, x[i])
 		}
+	}
+}
+
+// TestFlicker: freeway, asterix and seaquest draw two groups of objects on
+// alternate frames (each group's grey levels only on its frames); breakout
+// and space-invaders draw the same screen on every frame.
+func TestFlicker(t *testing.T) {
+	screen := func(g game, frame int) map[uint8]bool {
+		s := make([]uint8, atari.ScreenHeight*atari.ScreenWidth)
+		g.draw(s, frame)
+		seen := map[uint8]bool{}
+		for _, p := range s {
+			seen[p] = true
+		}
+		return seen
+	}
+	for _, tc := range []struct {
+		name       string
+		even, odd  []uint8 // levels only on even, only on odd frames
+		everywhere []uint8
+	}{
+		{"freeway", []uint8{freewayChicken}, []uint8{freewayCar}, nil},
+		{"asterix", []uint8{asterixPlayer}, []uint8{asterixEnemy, asterixGold}, nil},
+		{"seaquest", []uint8{seaquestSubFront, seaquestSubBack, seaquestDiver, seaquestFBullet},
+			[]uint8{seaquestFish, seaquestEnemySub, seaquestEBullet}, []uint8{seaquestOxygen, seaquestGauge}},
+	} {
+		spec, _ := Lookup(tc.name)
+		p := newPlayer(spec, Config{}.withDefaults(), 3)
+		// Play until every object is on the board at once.
+		for range 100_000 {
+			p.step()
+			even, odd := screen(p.g, 2), screen(p.g, 3)
+			all := true
+			for _, v := range tc.even {
+				all = all && even[v]
+			}
+			for _, v := range tc.odd {
+				all = all && odd[v]
+			}
+			for _, v := range tc.everywhere {
+				all = all && even[v]
+			}
+			if all {
+				break
+			}
+		}
+		for f := 1; f <= 4; f++ {
+			seen := screen(p.g, f)
+			for _, v := range tc.even {
+				assert.Equal(t, f%2 == 0, seen[v], "%s level %d frame %d", tc.name, v, f)
+			}
+			for _, v := range tc.odd {
+				assert.Equal(t, f%2 == 1, seen[v], "%s level %d frame %d", tc.name, v, f)
+			}
+			for _, v := range tc.everywhere {
+				assert.True(t, seen[v], "%s level %d frame %d", tc.name, v, f)
+			}
+		}
+	}
+	for _, name := range []string{"breakout", "space-invaders"} {
+		spec, _ := Lookup(name)
+		p := newPlayer(spec, Config{}.withDefaults(), 3)
+		for range 100 {
+			p.step()
+		}
+		assert.Equal(t, screen(p.g, 1), screen(p.g, 2), name)
 	}
 }
 

@@ -276,7 +276,10 @@ func (g *seaquest) surface() float64 {
 	return r
 }
 
-func (g *seaquest) draw(s []uint8) {
+// draw shows the gauges on every frame, the enemies (fish, subs and their
+// bullets) on odd frames, and the submarine, the divers and its bullets on
+// even ones (shown).
+func (g *seaquest) draw(s []uint8, frame int) {
 	for c := range max(0, g.oxygen) * 10 / seaquestMaxOxygen {
 		fill(s, 9, c, upper, seaquestOxygen)
 	}
@@ -284,14 +287,21 @@ func (g *seaquest) draw(s []uint8) {
 		fill(s, 9, c, lower, seaquestGauge)
 	}
 	for _, l := range []struct {
-		m  []mover
-		sh shape
-		v  uint8
-	}{{g.swim, block, seaquestDiver}, {g.fish, block, seaquestFish}, {g.subs, block, seaquestEnemySub},
-		{g.eBullets, small, seaquestEBullet}, {g.fBullets, small, seaquestFBullet}} {
+		m     []mover
+		sh    shape
+		v     uint8
+		group int
+	}{{g.swim, block, seaquestDiver, 0}, {g.fish, block, seaquestFish, 1}, {g.subs, block, seaquestEnemySub, 1},
+		{g.eBullets, small, seaquestEBullet, 1}, {g.fBullets, small, seaquestFBullet, 0}} {
+		if !shown(frame, l.group) {
+			continue
+		}
 		for _, m := range l.m {
 			fill(s, m.y, m.x, l.sh, l.v)
 		}
+	}
+	if !shown(frame, 0) {
+		return
 	}
 	back := g.subX + 1
 	if g.subRight {

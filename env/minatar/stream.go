@@ -155,7 +155,7 @@ func (s *Stream) Next(dst []float64) (cumulant, ret float64) {
 		panic("minatar: internal error: the two copies of the game diverged")
 	}
 	clearScreen(s.screen)
-	s.follow.g.draw(s.screen)
+	s.follow.g.draw(s.screen, s.follow.steps)
 	atari.Downscale(&s.frame, s.screen)
 	atari.SetFrame(dst, &s.frame)
 	atari.SetActionReward(dst, s.action, s.reward)
