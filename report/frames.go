@@ -54,7 +54,8 @@ func Frames(steps []int, seed uint64) (Figure, error) {
 		"The five pixel games (MinAtar's rules) at steps %v of seed %d: left, the 210×160 grey screen the game is drawn on; "+
 			"right, the 16×16 frames the learner sees (bilinear downscaling as OpenCV's cv::resize, then /256, followed by the "+
 			"one-hot action and the clipped reward: 275 inputs). As in the paper's Atari frames, a single frame hides motion "+
-			"and small objects (balls, bullets) show only in some positions.", steps, seed)}, nil
+			"and small objects (balls, bullets) show only in some positions; freeway, asterix and seaquest flicker, drawing two "+
+			"groups of objects on alternate frames as Atari 2600 games multiplex their sprites.", steps, seed)}, nil
 }
 
 // grey copies pixels (row-major, w×h) into a grey image.
