@@ -64,7 +64,7 @@ keep_predictions() {
 }
 
 run() {
-	mkdir -p "$work"
+	mkdir -p "$work/runs" # a results directory from the start, even with nothing committed yet
 	# The lane build, like make build (summary.json records "kernels": "simd" and,
 	# with -buildvcs=auto whatever GOFLAGS says, the revision).
 	# A new file renamed into place: runs still using the old binary keep it.
