@@ -1,22 +1,29 @@
 package testtier
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
 
+// recorder is a testing.TB that records a skip instead of skipping.
+type recorder struct {
+	testing.TB
+	skipped string
+}
+
+func (r *recorder) Helper()          {}
+func (r *recorder) Skip(args ...any) { r.skipped = fmt.Sprint(args...) }
+
 // Full skips exactly in the short tier, with a message that starts with
-// SkipReason.
+// SkipReason and gives the reason.
 func TestFull(t *testing.T) {
-	var skipped bool
-	t.Run("marked", func(t *testing.T) {
-		defer func() { skipped = t.Skipped() }()
-		Full(t, "a reason")
-	})
-	if skipped != testing.Short() {
-		t.Errorf("skipped %v with -short %v", skipped, testing.Short())
+	r := &recorder{TB: t}
+	Full(r, "a reason")
+	if (r.skipped != "") != testing.Short() {
+		t.Errorf("skipped %q with -short %v", r.skipped, testing.Short())
 	}
-	if !strings.HasPrefix(SkipReason, "full tier") {
-		t.Errorf("SkipReason %q", SkipReason)
+	if testing.Short() && (!strings.HasPrefix(r.skipped, SkipReason) || !strings.HasSuffix(r.skipped, ": a reason")) {
+		t.Errorf("skip message %q", r.skipped)
 	}
 }
