@@ -8,12 +8,15 @@ SCALE   ?= quick
 # lanes; `make test` checks the scalar build and `make test-simd` the lane one.
 SIMD    := GOEXPERIMENT=simd
 
-.PHONY: help build test test-simd test-long verify bench test-learning clean plots
+.PHONY: help build test test-full test-race staticcheck test-simd test-long verify bench test-learning clean plots
 
 help:
 	@echo "make build          build bin/ccn"
-	@echo "make test           go vet + every unit test and the gradient comparison suite (short mode), scalar build"
-	@echo "make test-simd      the same in the GOEXPERIMENT=simd build (lane kernels)"
+	@echo "make test           go vet + the short tier: every package, every engine against the reference (minutes), scalar build"
+	@echo "make test-full      go vet + the full tier: every test at full size, sweeps end to end (no learning check), scalar build"
+	@echo "make test-race      the short tier under the race detector, scalar build"
+	@echo "make staticcheck    staticcheck ./... in the scalar and the GOEXPERIMENT=simd build"
+	@echo "make test-simd      the short tier in the GOEXPERIMENT=simd build (lane kernels, lane-against-scalar twins)"
 	@echo "make test-long      the reference on long trajectories unrolled into single graphs (minutes)"
 	@echo "make verify         ccn verify: every engine against the Gorgonia reference, as a table"
 	@echo "make bench          benchmarks of every hot path (ns/step, allocations)"
@@ -26,10 +29,27 @@ build:
 	$(SIMD) $(GO) build -buildvcs=auto -o $(BIN) ./cmd/ccn
 
 # go test -json through internal/testreport: the usual one line per package,
-# failures in full, and every skipped test with its reason (a missing tool).
+# failures in full, every skipped test with its reason (a missing tool), and
+# the number of tests left to the full tier. The tiers (docs/testing-tiers.md):
+# make test is the short tier (go test -short), make test-full every test but
+# the learning check (make test-learning), CI runs both.
 test:
 	$(GO) vet ./...
 	$(GO) test -short -timeout 20m -json ./... | $(GO) run ./internal/testreport
+
+test-full:
+	$(GO) vet ./...
+	$(GO) test -skip '^TestLearnsTracePatterning$$' -timeout 60m -json ./... | $(GO) run ./internal/testreport
+
+test-race:
+	$(GO) test -race -short -timeout 40m -json ./... | $(GO) run ./internal/testreport
+
+# staticcheck (honnef.co/go/tools; .ci/run installs the version it pins) over
+# both builds: the lane files are compiled only with GOEXPERIMENT=simd.
+STATICCHECK ?= staticcheck
+staticcheck:
+	$(STATICCHECK) ./...
+	$(SIMD) $(STATICCHECK) ./...
 
 test-long:
 	$(GO) test -run 'TestLongUnrolledGraphs' -timeout 30m -v ./reference/

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -53,16 +54,61 @@ func checkSuite(t *testing.T, cfg SuiteConfig) {
 }
 
 // Every cell engine agrees with the reference: columns and dense RTRL against
-// full BPTT, T-BPTT against the truncated reference for k ∈ {1, 2, 5, 15, full}.
+// full BPTT, T-BPTT against the truncated reference for k ∈ {1, 2, 5, 15, full},
+// SnAp-1 and UORO. The full tier runs the defaults (every parameter scale, T up
+// to 200); the short tier (-short) every row and scale with T up to 20.
 func TestCellsAgreeWithReference(t *testing.T) {
-	checkSuite(t, SuiteConfig{Seed: 1, Cells: true}) // the defaults: every parameter scale, T up to 200
+	cfg := SuiteConfig{Seed: 1, Cells: true}
+	if testing.Short() {
+		cfg.Length = shortLength
+	}
+	checkSuite(t, cfg)
 }
 
 // Columnar, Constructive and CCN networks agree with the reference graph of
 // the same topology, with normalization off, fast-moving, with the ε floor
-// active and at the runs' decay, and across stage changes.
+// active and at the runs' decay, and across stage changes. The full tier runs
+// the defaults (every parameter scale, 30 steps per stage); the short tier
+// every row and scale with 10 steps per stage.
 func TestNetworksAgreeWithReference(t *testing.T) {
-	checkSuite(t, SuiteConfig{Seed: 2, Networks: true}) // the defaults: every parameter scale, 30 steps per stage
+	cfg := SuiteConfig{Seed: 2, Networks: true}
+	if testing.Short() {
+		cfg.NetworkLength = shortNetworkLength
+	}
+	checkSuite(t, cfg)
+}
+
+// The trajectory lengths of the suite in the short tier: every row, shorter.
+const (
+	shortLength        = 20 // cells: lengths 1 and 20 instead of 1, 20 and 200
+	shortNetworkLength = 10 // networks: steps per stage instead of 30
+)
+
+// The short tier still runs every row of the suite, so that every engine,
+// cell and network shape, truncation, normalization and stage change is
+// checked against the reference by make test.
+func TestShortSuiteKeepsEveryRow(t *testing.T) {
+	key := func(c Case) string {
+		return fmt.Sprintf("%s %s H=%d m=%d k=%d bias=%v norm=%s stage=%s", c.Engine, c.CellName(), c.Hidden, c.Inputs, c.Truncation, c.OutBias, c.Norm, c.StageName())
+	}
+	rows := func(cfg SuiteConfig) map[string]bool {
+		m := map[string]bool{}
+		for _, c := range Cases(cfg) {
+			m[key(c)] = true
+		}
+		return m
+	}
+	full := rows(SuiteConfig{Cells: true, Networks: true})
+	short := rows(SuiteConfig{Cells: true, Networks: true, Length: shortLength, NetworkLength: shortNetworkLength})
+	assert.Equal(t, full, short)
+	engines := map[string]bool{}
+	for _, c := range Cases(SuiteConfig{Cells: true, Networks: true, Length: shortLength, NetworkLength: shortNetworkLength}) {
+		engines[c.Engine+" "+c.Cell] = true
+	}
+	for _, e := range []string{"forward column", "forward dense", "backward dense", "snap1 dense", "snap1 dense-diag", "uoro dense",
+		"forward columnar", "forward constructive", "forward ccn"} {
+		assert.True(t, engines[e], "%s in the short suite", e)
+	}
 }
 
 // The comparison has teeth: each injected defect makes its check fail, while

@@ -15,9 +15,8 @@ const (
 	// DistractorStart is the index of the first distractor bit.
 	DistractorStart = 7
 
-	// csBitsOn is the number of CS bits on in a pattern: C(6,3) = 20 patterns.
-	csBitsOn = 3
-	// NumPatterns is the number of distinct CS patterns.
+	// NumPatterns is the number of distinct CS patterns: three of the six CS
+	// bits on, C(6,3) = 20.
 	NumPatterns = 20
 	// NumRewarded is the number of patterns followed by a US.
 	NumRewarded = 10

@@ -198,10 +198,10 @@ func TestTDFusedTraceMatchesGrad(t *testing.T) {
 			}
 			a := NewTD(l, layout, opt, 0.9, 0.99)
 			x := make([]float64, inputs)
-			cum, _ := next(x)
+			next(x)
 			a.Start(x)
 			for i := 0; i < cfg.Config().Steps; i++ {
-				cum, _ = next(x)
+				cum, _ := next(x)
 				a.Step(x, cum)
 			}
 			return append([]float64(nil), l.Params()...)

@@ -33,7 +33,7 @@ func NormalizedErrors(title, xLabel, one string, points []Point) (*plot.Plot, er
 			continue
 		}
 		if math.IsInf(pt.Mean, 0) || math.IsNaN(pt.StdErr) || math.IsInf(pt.StdErr, 0) {
-			return nil, fmt.Errorf("plots: %s: point %q has a non-finite mean or s.e.", title, pt.Label)
+			return nil, fmt.Errorf("plots: %s: point %q has a non-finite mean or standard error", title, pt.Label)
 		}
 		x := float64(i)
 		bar := &plotter.YErrorBars{

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ccn-go/ccn/arch"
+	"github.com/ccn-go/ccn/internal/testtier"
 )
 
 // The largest sizes the compare package uses, dense H = 4, m = 12, T = 200
@@ -20,14 +21,12 @@ func TestLongTrajectories(t *testing.T) {
 }
 
 // The same trajectories unrolled into one graph each (thousands of nodes;
-// about 4 s together on an idle machine, minutes on a loaded one), so that
-// -short skips them and `make test-long` runs them (CI does). They guard
-// against a Gorgonia defect: a dense graph whose outputs were collected with
-// Concat+Reshape got zero cell gradients from about 65 steps with H = 4.
+// about 4 s together on an idle machine, minutes on a loaded one), in the
+// full tier (make test-full, in CI; make test-long runs them alone). They
+// guard against a Gorgonia defect: a dense graph whose outputs were collected
+// with Concat+Reshape got zero cell gradients from about 65 steps with H = 4.
 func TestLongUnrolledGraphs(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds large graphs; make test-long runs it")
-	}
+	testtier.Full(t, "builds graphs of thousands of nodes; make test-long runs it alone")
 	r := New()
 	r.MaxUnroll = 1000
 	longTrajectories(t, r)

@@ -36,7 +36,7 @@ func families(t *testing.T, p Plan) map[string]*family {
 	out := map[string]*family{}
 	for _, g := range p.Groups {
 		c := g.Candidates[0].Config.Config()
-		desc := fmt.Sprintf("%s", c.Method)
+		desc := string(c.Method)
 		switch c.Method {
 		case arch.MethodTBPTT:
 			desc += fmt.Sprintf(" k=%d H=%d", c.Truncation, c.Hidden)

@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/ccn-go/ccn/internal/testtier"
 )
 
 // TestScaleCost runs scripts/scale-cost.sh on the tiny study and on a second
@@ -18,6 +20,7 @@ import (
 // shared runs are counted in the first study only, and the total is the sum
 // of the studies.
 func TestScaleCost(t *testing.T) {
+	testtier.Full(t, "times every configuration of two tiny studies")
 	for _, tool := range []string{"jq", "/usr/bin/time"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("%s is not installed", tool)

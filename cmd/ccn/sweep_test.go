@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ccn-go/ccn/experiments"
+	"github.com/ccn-go/ccn/internal/testtier"
 	"github.com/ccn-go/ccn/sweep"
 )
 
@@ -211,6 +212,7 @@ func TestSweepHelp(t *testing.T) {
 // TestSweepKillAndResume kills a sweep with SIGKILL and with SIGINT at
 // moments inside it, resumes it, and gets the uninterrupted results.
 func TestSweepKillAndResume(t *testing.T) {
+	testtier.Full(t, "four sweeps of the tiny study as subprocesses, three of them killed")
 	bin := ccnBinary(t)
 	ref, took := referenceSweep(t)
 	out := t.TempDir()
@@ -258,6 +260,7 @@ func TestSweepKillAndResume(t *testing.T) {
 
 // TestSweepOneWorker gives the same results with one worker as with two.
 func TestSweepOneWorker(t *testing.T) {
+	testtier.Full(t, "two sweeps of the tiny study as subprocesses")
 	bin := ccnBinary(t)
 	ref, _ := referenceSweep(t)
 	out := t.TempDir()
@@ -272,6 +275,7 @@ func TestSweepOneWorker(t *testing.T) {
 // TestSweepGNUParallel runs the emitted task files through GNU parallel, one
 // stage after the other, and collects the same results as the local pool.
 func TestSweepGNUParallel(t *testing.T) {
+	testtier.Full(t, "two sweeps of the tiny study as subprocesses")
 	parallel, err := exec.LookPath("parallel")
 	if err != nil {
 		t.Skip("GNU parallel is not installed (apt-get install parallel; .ci/run installs it): the parallel path is not tested")

@@ -2,7 +2,8 @@
 // `go test` prints without -v (one line per package, the output of failing
 // tests), followed by every skipped test with its reason, so that a test
 // skipped for a missing tool (GNU parallel, make, git) is visible in
-// `make test`. It exits 1 if any test or package failed (or the input holds
+// `make test`. Tests skipped for their tier (internal/testtier: left to
+// `make test-full`) are counted on one line instead. It exits 1 if any test or package failed (or the input holds
 // no test events), 0 otherwise.
 package main
 
@@ -13,6 +14,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/ccn-go/ccn/internal/testtier"
 )
 
 // event is one line of `go test -json` (cmd/test2json).
@@ -32,6 +35,7 @@ func report(r io.Reader, w io.Writer) int {
 	type key struct{ pkg, test string }
 	output := map[key][]string{}
 	var skipped []string
+	fullTier := 0
 	failed, seen := false, false
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
@@ -48,8 +52,10 @@ func report(r io.Reader, w io.Writer) int {
 		case "output":
 			output[k] = append(output[k], e.Output)
 		case "skip":
-			if e.Test != "" {
-				skipped = append(skipped, fmt.Sprintf("  %s %s: %s", e.Package, e.Test, skipReason(output[k])))
+			if reason := skipReason(output[k]); strings.HasPrefix(reason, testtier.SkipReason) {
+				fullTier++
+			} else if e.Test != "" {
+				skipped = append(skipped, fmt.Sprintf("  %s %s: %s", e.Package, e.Test, reason))
 			}
 			delete(output, k)
 		case "fail":
@@ -66,6 +72,9 @@ func report(r io.Reader, w io.Writer) int {
 			}
 			delete(output, k)
 		}
+	}
+	if fullTier > 0 {
+		fmt.Fprintf(w, "%d tests left to the full tier (make test-full runs them)\n", fullTier)
 	}
 	if len(skipped) > 0 {
 		fmt.Fprintf(w, "SKIPPED %d tests, with their reasons (one skipped for a missing tool leaves its path untested):\n%s\n", len(skipped), strings.Join(skipped, "\n"))

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/ccn-go/ccn/internal/testtier"
 )
 
 // Events as `go test -json` writes them for a package with a passing test
@@ -37,4 +39,15 @@ func TestReportFails(t *testing.T) {
 	assert.Contains(t, b.String(), "=== RUN   TestOK", "a failing test's output is shown")
 	assert.Equal(t, 1, report(strings.NewReader("# example/cmd\nsyntax error\n"), &b), "build errors fail")
 	assert.Equal(t, 1, report(strings.NewReader(""), &b), "no events is a failure")
+}
+
+// Tests skipped for their tier are counted, not listed.
+func TestReportCountsFullTier(t *testing.T) {
+	tier := strings.Replace(strings.Replace(skipRun, "GNU parallel is not installed", testtier.SkipReason+": minutes", 1),
+		`"Test":"TestOK","Elapsed":0}`, `"Test":"TestOK","Elapsed":0}
+{"Action":"output","Package":"example/cmd","Test":"TestSlow","Output":"    x_test.go:9: `+testtier.SkipReason+`: sweeps\n"}
+{"Action":"skip","Package":"example/cmd","Test":"TestSlow","Elapsed":0}`, 1)
+	var b bytes.Buffer
+	assert.Equal(t, 0, report(strings.NewReader(tier), &b))
+	assert.Equal(t, "ok  \texample/cmd\t0.012s\n2 tests left to the full tier (make test-full runs them)\n", b.String())
 }
