@@ -19,7 +19,7 @@ type Injection string
 // (forward.Defect and backward.Defect say which); the others run correctly.
 const (
 	InjectNone                 Injection = ""
-	InjectDropRecurrentTerm    Injection = "drop-recurrent-term"    // column, dense RTRL, SnAp-1, networks: forward.DropRecurrentTerm
+	InjectDropRecurrentTerm    Injection = "drop-recurrent-term"    // column, dense RTRL, SnAp-1, RTU, networks: forward.DropRecurrentTerm
 	InjectOffByOneWindow       Injection = "off-by-one-window"      // T-BPTT: backward.OffByOneWindow
 	InjectDropForgetPath       Injection = "drop-forget-path"       // T-BPTT: backward.DropForgetPath
 	InjectPreviousStepFeatures Injection = "previous-step-features" // Constructive, CCN, linear: forward.PreviousStepFeatures
@@ -29,12 +29,15 @@ const (
 	// statistical rows of ccn verify (CheckUORO) can see it, since a run's
 	// gate checks UORO's exact parts alone (AppliesTo is false).
 	InjectAsymmetricUORO Injection = "asymmetric-uoro-scaling"
+	// InjectDropPhaseCoupling drops the rotation terms of the RTU traces
+	// (forward.DropPhaseCoupling).
+	InjectDropPhaseCoupling Injection = "drop-phase-coupling"
 )
 
 // Injections lists every mistake that can be injected, in order.
 func Injections() []Injection {
 	return []Injection{InjectDropRecurrentTerm, InjectOffByOneWindow, InjectDropForgetPath,
-		InjectPreviousStepFeatures, InjectRestartStats, InjectRestartState, InjectAsymmetricUORO}
+		InjectPreviousStepFeatures, InjectRestartStats, InjectRestartState, InjectAsymmetricUORO, InjectDropPhaseCoupling}
 }
 
 // ParseInjection returns the Injection named s ("" is InjectNone), or an
@@ -69,6 +72,8 @@ func (in Injection) Forward() forward.Defect {
 		return forward.RestartStatsAtStage
 	case InjectRestartState:
 		return forward.RestartStateAtStage
+	case InjectDropPhaseCoupling:
+		return forward.DropPhaseCoupling
 	}
 	return forward.NoDefect
 }

@@ -11,8 +11,8 @@ import (
 // shape, a trajectory length and a truncation (0: full BPTT).
 type Case struct {
 	Engine     string       // "forward" or "backward"
-	Cell       string       // "column", "dense", "dense-diag", "linear", "columnar", "constructive" or "ccn"
-	Hidden     int          // H for dense cells and columns; number of features for networks
+	Cell       string       // "column", "dense", "dense-diag", "linear", "rtu", "rtu-linear", "columnar", "constructive" or "ccn"
+	Hidden     int          // H for dense cells and columns; units for RTUs; number of features for networks
 	Inputs     int          // m
 	Length     int          // T
 	Truncation int          // k; 0 means full BPTT
@@ -57,6 +57,8 @@ func (c Case) Params() int {
 		return c.Dense().NumParams()
 	case "linear":
 		return c.Linear().NumParams()
+	case CellRTU, CellRTULinear:
+		return c.RTU().NumParams()
 	default:
 		return c.Net.NumLearnable()
 	}
@@ -64,7 +66,7 @@ func (c Case) Params() int {
 
 // Stage is the learning stage of a network case (0 for cells).
 func (c Case) Stage() int {
-	if c.Cell == "column" || c.Cell == "dense" || c.Cell == "dense-diag" || c.Cell == "linear" {
+	if c.Cell == "column" || c.Cell == "dense" || c.Cell == "dense-diag" || c.Cell == "linear" || IsRTU(c.Cell) {
 		return 0
 	}
 	return c.Net.Learning()
@@ -158,6 +160,7 @@ func Cases(cfg SuiteConfig) []Case {
 	var cs []Case
 	if cfg.Cells {
 		cs = append(cs, cellCases(cfg.Length)...)
+		cs = append(cs, rtuCases(cfg.Length)...)
 	}
 	if cfg.Networks {
 		cs = append(cs, networkCases(cfg.NetworkLength)...)
@@ -323,6 +326,8 @@ func RunCase(r *reference.Reference, c Case, cfg SuiteConfig, index int) Result 
 		switch {
 		case c.Engine == "snap1":
 			a, err = CheckSnAp1(r, c.Dense(), c.Cell == "dense-diag", tr, rng, fd)
+		case IsRTU(c.Cell):
+			a, err = CheckRTU(r, c.RTU(), tr, rng, fd)
 		case c.Cell == "column":
 			a, err = CheckColumn(r, c.Inputs, tr, rng, fd)
 		case c.Cell == "linear":

@@ -26,17 +26,20 @@ func TestSuiteInjectionsFailWhereTheyApply(t *testing.T) {
 		"snap1-dg": {Engine: "snap1", Cell: "dense-diag", Hidden: 3, Inputs: 3, Length: 10},
 		"linear":   {Engine: "forward", Cell: "linear", Inputs: 3, Length: 10, Norm: "fast"},
 		"linear-0": {Engine: "forward", Cell: "linear", Inputs: 3, Length: 10, Norm: "off"},
+		"rtu":      {Engine: "forward", Cell: CellRTU, Hidden: 2, Inputs: 3, Length: 10},
+		"rtu-lin":  {Engine: "forward", Cell: CellRTULinear, Hidden: 2, Inputs: 3, Length: 10},
 		"staged":   {Engine: "forward", Cell: "ccn", Hidden: 6, Inputs: 3, Length: 18, Net: staged.topologies()[2], Norm: "fast", Staged: &staged},
 	}
 	fails := map[Injection]string{
 		InjectNone:                 "",
-		InjectDropRecurrentTerm:    "column rtrl columnar ccn staged snap1 snap1-h1 snap1-dg",
+		InjectDropRecurrentTerm:    "column rtrl columnar ccn staged snap1 snap1-h1 snap1-dg rtu rtu-lin",
 		InjectOffByOneWindow:       "tbptt",
 		InjectDropForgetPath:       "tbptt",
 		InjectPreviousStepFeatures: "ccn staged linear linear-0",
 		InjectRestartStats:         "staged",
 		InjectRestartState:         "staged",
 		InjectAsymmetricUORO:       "uoro",
+		InjectDropPhaseCoupling:    "rtu rtu-lin",
 	}
 	for _, in := range Injections() {
 		assert.Contains(t, fails, in, "every injection is tested")

@@ -37,6 +37,10 @@ const (
 	// the step's random signs, as if the new term's sign were ignored: the
 	// estimate is then biased.
 	UnsignedNewTerm
+	// DropPhaseCoupling makes RTU drop the rotation terms −φ·S² and φ·S¹
+	// from its trace recursion, as if λ were real in the traces while the
+	// forward pass keeps its phase.
+	DropPhaseCoupling
 )
 
 // String returns the name of the defect.
@@ -56,6 +60,8 @@ func (d Defect) String() string {
 		return "AsymmetricScaling"
 	case UnsignedNewTerm:
 		return "UnsignedNewTerm"
+	case DropPhaseCoupling:
+		return "DropPhaseCoupling"
 	}
 	return fmt.Sprintf("Defect(%d)", int(d))
 }

@@ -26,6 +26,7 @@ type Reference struct {
 	dense   map[denseKey]*denseRun
 	network map[string]*networkRun
 	linear  map[string]*linearRun
+	rtu     map[rtuKey]*rtuRun
 }
 
 // DefaultMaxUnroll is the default of Reference.MaxUnroll. Compiling dominates
@@ -72,6 +73,7 @@ func New() *Reference {
 		dense:   make(map[denseKey]*denseRun),
 		network: make(map[string]*networkRun),
 		linear:  make(map[string]*linearRun),
+		rtu:     make(map[rtuKey]*rtuRun),
 	}
 }
 

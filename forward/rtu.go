@@ -1,0 +1,231 @@
+package forward
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/ccn-go/ccn/arch"
+)
+
+// RTU is exact real-time recurrent learning for a layer of n Recurrent Trace
+// Units (Elelimy, White, Bowling and White, NeurIPS 2024, §4: a diagonal
+// complex linear recurrence written in real pairs) on m inputs, with the
+// linear prediction y = w_out·h + b_out on its 2n features h (parameters in the
+// flat layout of arch.RTU). Unit j keeps the complex state c = s¹ + i·s²; with
+// λ = exp(−exp(ν) + i·exp(θ)) its parameterization through ν = ν^log_j and
+// θ = θ^log_j (|λ| < 1 for every real ν):
+//
+//	r = exp(−e^ν)   ϑ = e^θ   g = r·cos ϑ   φ = r·sin ϑ   γ = √(1 − r²)      (R1)
+//	u = W_1[j]·x_t   v = W_2[j]·x_t                                          (R2)
+//	p_t = g·s¹(t−1) − φ·s²(t−1) + γ·u                                        (R3)
+//	q_t = g·s²(t−1) + φ·s¹(t−1) + γ·v
+//	linear RTU:      s¹ = p_t, s² = q_t,       h_j = f(p_t), h_{n+j} = f(q_t) (R4)
+//	non-linear RTU:  s¹ = f(p_t), s² = f(q_t), h_j = s¹,     h_{n+j} = s²     (R5)
+//	y_t = Σ_j w_out[j]·h_j + b_out,   f = tanh                               (R6)
+//
+// so p + i·q = λ·c(t−1) + γ·(u + i·v): (R3) is the complex product by λ in
+// real pairs, and γ is the input normalization of the authors' code (that of
+// the LRU). Because the recurrence is diagonal, the parameters of unit j reach
+// only unit j's state, and the traces S¹ = ∂s¹/∂w, S² = ∂s²/∂w of w ∈ {ν, θ,
+// W_1[j][k], W_2[j][k]} follow, differentiating (R3) with s¹, s² and S¹, S² of
+// step t−1:
+//
+//	∂p = g·S¹ − φ·S² + g_w·s¹ − φ_w·s² + γ_w·u + γ·u_w                       (T1)
+//	∂q = g·S² + φ·S¹ + g_w·s² + φ_w·s¹ + γ_w·v + γ·v_w
+//	w = ν:        g_w = −e^ν·g   φ_w = −e^ν·φ   γ_w = e^ν·r²/γ   u_w = v_w = 0
+//	w = θ:        g_w = −ϑ·φ     φ_w = ϑ·g      γ_w = 0          u_w = v_w = 0
+//	w = W_1[j][k]: g_w = φ_w = γ_w = 0,  u_w = x_k,  v_w = 0
+//	w = W_2[j][k]: g_w = φ_w = γ_w = 0,  u_w = 0,    v_w = x_k
+//	linear:      S¹ ← ∂p,          S² ← ∂q                                    (T2)
+//	non-linear:  S¹ ← f′(p_t)·∂p,  S² ← f′(q_t)·∂q
+//	∂y/∂w = w_out[j]·∂h_j + w_out[n+j]·∂h_{n+j}                               (T3)
+//	        ∂h_j = f′(p_t)·S¹, ∂h_{n+j} = f′(q_t)·S² (linear); S¹, S² (non-linear)
+//
+// with f′ = 1 − f². That is 2 traces for each of the 2n(m+1) recurrent
+// parameters: O(n·m) memory and work per step, the same order as the forward
+// pass. ∂y/∂w_out = h and ∂y/∂b_out = 1.
+type RTU struct {
+	// Defect injects a deliberate mistake for tests of the comparison only.
+	// RTU honours DropRecurrentTerm (drops g·S¹ − φ·S² and g·S² + φ·S¹ from
+	// (T1)) and DropPhaseCoupling (drops −φ·S² and φ·S¹), and ignores the
+	// others.
+	Defect Defect
+
+	shape  arch.RTU
+	params []float64
+
+	s1, s2 []float64 // state, n each
+	h      []float64 // features, 2n
+	// Per unit, the last step's output factors of (T3): f′(p), f′(q) for the
+	// linear RTU, 1 for the non-linear one.
+	o1, o2 []float64
+	// Traces S¹, S² of ν and θ (n each) and of W_1, W_2 (n×m each, the layout
+	// of the parameters).
+	nu1, nu2, th1, th2 []float64
+	a1, a2, b1, b2     []float64 // W_1: S¹, S²; W_2: S¹, S²
+	y                  float64
+}
+
+// NewRTU returns an engine for shape with parameters, state and traces zero.
+// Fill the parameters through Params (InitRTU draws the authors'
+// initialization of ν and θ).
+func NewRTU(shape arch.RTU) *RTU {
+	shape.Validate()
+	n, m := shape.Units, shape.Inputs
+	vec := func(k int) []float64 { return make([]float64, k) }
+	return &RTU{
+		shape: shape, params: vec(shape.NumParams()),
+		s1: vec(n), s2: vec(n), h: vec(2 * n), o1: vec(n), o2: vec(n),
+		nu1: vec(n), nu2: vec(n), th1: vec(n), th2: vec(n),
+		a1: vec(n * m), a2: vec(n * m), b1: vec(n * m), b2: vec(n * m),
+	}
+}
+
+// Shape returns the shape of the layer.
+func (e *RTU) Shape() arch.RTU { return e.shape }
+
+// NumParams returns the length of the parameter vector, shape.NumParams().
+func (e *RTU) NumParams() int { return len(e.params) }
+
+// Params returns the flat parameter vector in the arch.RTU layout (a writable
+// view, read at every step).
+func (e *RTU) Params() []float64 { return e.params }
+
+// Features returns the features h_t of the last step (a view; do not modify
+// it): f(p) of every unit, then f(q).
+func (e *RTU) Features() []float64 { return e.h }
+
+// Reset zeroes the state and the traces; parameters are unchanged.
+func (e *RTU) Reset() {
+	for _, v := range [][]float64{e.s1, e.s2, e.h, e.o1, e.o2, e.nu1, e.nu2, e.th1, e.th2, e.a1, e.a2, e.b1, e.b2} {
+		clear(v)
+	}
+	e.y = 0
+}
+
+// rtuCoefficients returns (R1) and the derivatives of g, φ, γ in ν and θ
+// that (T1) needs: 10 counted operations (exponentials, cos, sin, the square
+// root and negations not counted).
+func rtuCoefficients(nu, theta float64) (g, phi, gam, gNu, phiNu, gamNu, gTh, phiTh float64) {
+	en := math.Exp(nu)
+	r := math.Exp(-en)
+	vt := math.Exp(theta)
+	sin, cos := math.Sincos(vt)
+	g, phi = r*cos, r*sin
+	// 1 − r² = −expm1(−2e^ν), exact to rounding also where r ≈ 1.
+	gam = math.Sqrt(-math.Expm1(-2 * en))
+	gNu, phiNu = -en*g, -en*phi
+	gamNu = en * (r * r) / gam
+	gTh, phiTh = -vt*phi, vt*g
+	return
+}
+
+// Step advances the state and the traces by one step on input x (length m) and
+// returns the prediction y_t = w_out·h_t + b_out.
+func (e *RTU) Step(x []float64) float64 {
+	n, m := e.shape.Units, e.shape.Inputs
+	if len(x) != m {
+		panic(fmt.Sprintf("forward: RTU input has length %d, want %d", len(x), m))
+	}
+	nu, theta, w1, w2, wout, bout := e.shape.Split(e.params)
+	linear := e.shape.Linear
+	rec, rot := 1.0, 1.0 // factors of the recurrent and rotation terms of (T1)
+	switch e.Defect {
+	case DropRecurrentTerm:
+		rec = 0
+	case DropPhaseCoupling:
+		rot = 0
+	}
+	y := bout
+	for j := 0; j < n; j++ {
+		g, phi, gam, gNu, phiNu, gamNu, gTh, phiTh := rtuCoefficients(nu[j], theta[j])
+		row := j * m
+		wa, wb := w1[row:row+m], w2[row:row+m]
+		u, v := 0.0, 0.0
+		for k, xk := range x {
+			u += wa[k] * xk
+			v += wb[k] * xk
+		}
+		s1, s2 := e.s1[j], e.s2[j]
+		p := g*s1 - phi*s2 + gam*u
+		q := g*s2 + phi*s1 + gam*v
+		fp, fq := math.Tanh(p), math.Tanh(q)
+		dp, dq := 1-fp*fp, 1-fq*fq
+		// Trace factors: (T2) multiplies by kp, kq; (T3) by o1, o2.
+		kp, kq := dp, dq
+		if linear {
+			e.s1[j], e.s2[j] = p, q
+			e.o1[j], e.o2[j] = dp, dq
+			kp, kq = 1, 1
+		} else {
+			e.s1[j], e.s2[j] = fp, fq
+			e.o1[j], e.o2[j] = 1, 1
+		}
+		e.h[j], e.h[n+j] = fp, fq
+		y += wout[j]*fp + wout[n+j]*fq
+
+		// (T1) for ν and θ.
+		gr, pr := rec*g, rec*rot*phi
+		S1, S2 := e.nu1[j], e.nu2[j]
+		e.nu1[j] = kp * (gr*S1 - pr*S2 + gNu*s1 - phiNu*s2 + gamNu*u)
+		e.nu2[j] = kq * (gr*S2 + pr*S1 + gNu*s2 + phiNu*s1 + gamNu*v)
+		S1, S2 = e.th1[j], e.th2[j]
+		e.th1[j] = kp * (gr*S1 - pr*S2 + gTh*s1 - phiTh*s2)
+		e.th2[j] = kq * (gr*S2 + pr*S1 + gTh*s2 + phiTh*s1)
+		// (T1) for the rows W_1[j] and W_2[j].
+		a1, a2 := e.a1[row:row+m], e.a2[row:row+m]
+		b1, b2 := e.b1[row:row+m], e.b2[row:row+m]
+		kpx, kqx := kp*gam, kq*gam
+		for k, xk := range x {
+			A1, A2 := a1[k], a2[k]
+			a1[k] = kp*(gr*A1-pr*A2) + kpx*xk
+			a2[k] = kq * (gr*A2 + pr*A1)
+			B1, B2 := b1[k], b2[k]
+			b1[k] = kp * (gr*B1 - pr*B2)
+			b2[k] = kq*(gr*B2+pr*B1) + kqx*xk
+		}
+	}
+	e.y = y
+	return y
+}
+
+// Grad writes ∂y_t/∂θ of the last Step into dst (length NumParams), by (T3).
+func (e *RTU) Grad(dst []float64) {
+	if len(dst) != len(e.params) {
+		panic(fmt.Sprintf("forward: RTU gradient has length %d, want %d", len(dst), len(e.params)))
+	}
+	n, m := e.shape.Units, e.shape.Inputs
+	_, _, _, _, wout, _ := e.shape.Split(e.params)
+	off1, off2 := e.shape.OffW1(), e.shape.OffW2()
+	for j := 0; j < n; j++ {
+		c1, c2 := wout[j]*e.o1[j], wout[n+j]*e.o2[j]
+		dst[j] = c1*e.nu1[j] + c2*e.nu2[j]
+		dst[n+j] = c1*e.th1[j] + c2*e.th2[j]
+		row := j * m
+		da, db := dst[off1+row:off1+row+m], dst[off2+row:off2+row+m]
+		a1, a2 := e.a1[row:row+m], e.a2[row:row+m]
+		b1, b2 := e.b1[row:row+m], e.b2[row:row+m]
+		for k := range da {
+			da[k] = c1*a1[k] + c2*a2[k]
+			db[k] = c1*b1[k] + c2*b2[k]
+		}
+	}
+	off := e.shape.OffOut()
+	copy(dst[off:off+2*n], e.h)
+	dst[e.shape.IdxOutBias()] = 1
+}
+
+// InitRTU fills ν^log and θ^log of p (an arch.RTU vector of shape) as the
+// authors' code initializes them: r = |λ| uniform in [rMin, rMax) through
+//
+//	ν^log = log(−½·log(U·(rMax² − rMin²) + rMin²))     θ^log = log(2π·U')
+//
+// with U, U' uniform in (0, 1] (drawn by u, which must not return 0). The
+// other parameters are left unchanged.
+func InitRTU(shape arch.RTU, p []float64, rMin, rMax float64, u func() float64) {
+	nu, theta, _, _, _, _ := shape.Split(p)
+	for j := range nu {
+		nu[j] = math.Log(-0.5 * math.Log(u()*(rMax*rMax-rMin*rMin)+rMin*rMin))
+		theta[j] = math.Log(2 * math.Pi * u())
+	}
+}
