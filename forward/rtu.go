@@ -229,3 +229,23 @@ func InitRTU(shape arch.RTU, p []float64, rMin, rMax float64, u func() float64) 
 		theta[j] = math.Log(2 * math.Pi * u())
 	}
 }
+
+// OpsPerStep returns the floating-point additions, subtractions,
+// multiplications and divisions of one Step followed by one Grad, counted from
+// the code (exponentials, cos, sin, the square root, tanh and negations not
+// counted). Per unit, with m inputs:
+//
+//	coefficients (R1) and their derivatives   10
+//	forward (R2)-(R6): u, v, p, q, f′, y      4m + 18
+//	traces (T1)-(T2): ν, θ, factors           41
+//	traces of the rows W_1[j], W_2[j]         20m
+//	Grad (T3)                                 6m + 8
+//
+// so n·(30m + 77) in all: linear in the 2n(m+1) recurrent parameters, about
+// 15 operations per parameter.
+func (e *RTU) OpsPerStep() int { return RTUOpsPerStep(e.shape) }
+
+// RTUOpsPerStep is RTU.OpsPerStep for shape, n·(30m + 77).
+func RTUOpsPerStep(shape arch.RTU) int {
+	return shape.Units * (30*shape.Inputs + 77)
+}

@@ -15,7 +15,7 @@ import (
 func runVerify(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("verify", stderr)
 	trajectories := intFlag(fs, "trajectories", 0, "random trajectories per case (default 3: one per parameter scale 0.1, 0.5, 1.5)")
-	length := intFlag(fs, "length", 200, "longest trajectory for the column, dense RTRL and T-BPTT cases (≥ 1)")
+	length := intFlag(fs, "length", 200, "longest trajectory for the column, dense RTRL, T-BPTT and RTU cases (≥ 1; RTU rows stop at 50)")
 	netLength := intFlag(fs, "network-length", 30, "trajectory length for the network cases (≥ 1)")
 	seed := uint64Flag(fs, "seed", 1, "seed of the random parameters and trajectories")
 	suite := fs.String("suite", "all", "which cases: cells, networks or all")

@@ -22,7 +22,7 @@ func TestVerifySmallSuite(t *testing.T) {
 		}
 	}
 	assert.Greater(t, rows, 100, "one row per case")
-	for _, cell := range []string{" column ", " dense ", " dense+b_out ", " columnar ", " constructive ", " ccn "} {
+	for _, cell := range []string{" column ", " dense ", " dense+b_out ", " rtu ", " rtu-linear ", " columnar ", " constructive ", " ccn "} {
 		assert.Contains(t, stdout, cell)
 	}
 	for _, col := range []string{" 0->1 ", " 1->2 ", " 2->3 ", " fast ", " floor ", " run ", " 275 "} {

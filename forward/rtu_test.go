@@ -1,0 +1,154 @@
+package forward
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/ccn-go/ccn/arch"
+)
+
+// newTestRTU returns an RTU with the authors' initialization of ν, θ
+// (|λ| in [0.5, 0.99)) and uniform input weights and head.
+func newTestRTU(shape arch.RTU, seed uint64) *RTU {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	e := NewRTU(shape)
+	fillUniform(rng, e.Params(), 0.5)
+	InitRTU(shape, e.Params(), 0.5, 0.99, func() float64 { return 1 - rng.Float64() })
+	return e
+}
+
+// rtuFDWorst returns the worst deviation of the engine's gradient of y_T from
+// central finite differences of its own forward pass, relative to
+// max(1, |difference quotient|).
+func rtuFDWorst(e *RTU, xs [][]float64) float64 {
+	run := func() float64 {
+		e.Reset()
+		y := 0.0
+		for _, x := range xs {
+			y = e.Step(x)
+		}
+		return y
+	}
+	run()
+	grad := make([]float64, e.NumParams())
+	e.Grad(grad)
+	const h = 1e-6
+	p := e.Params()
+	worst := 0.0
+	for i := range p {
+		orig := p[i]
+		p[i] = orig + h
+		up := run()
+		p[i] = orig - h
+		down := run()
+		p[i] = orig
+		fd := (up - down) / (2 * h)
+		worst = math.Max(worst, math.Abs(fd-grad[i])/math.Max(1, math.Abs(fd)))
+	}
+	return worst
+}
+
+// The traces agree with central finite differences of the engine's own
+// forward pass, for both variants: a check of (T1)-(T3) against (R1)-(R6)
+// independent of the Gorgonia reference of package compare. Either trace
+// defect breaks the agreement.
+func TestRTUFiniteDifferences(t *testing.T) {
+	for _, linear := range []bool{false, true} {
+		shape := arch.RTU{Units: 3, Inputs: 4, Linear: linear}
+		xs := randomInputs(rand.New(rand.NewPCG(2, 3)), 25, shape.Inputs)
+		for _, d := range []Defect{NoDefect, DropPhaseCoupling, DropRecurrentTerm} {
+			e := newTestRTU(shape, 1)
+			e.Defect = d
+			worst := rtuFDWorst(e, xs)
+			if d == NoDefect {
+				assert.Less(t, worst, 1e-7, "linear=%v", linear)
+			} else {
+				assert.Greater(t, worst, 1e-3, "linear=%v %v", linear, d)
+			}
+		}
+	}
+}
+
+// A step's prediction is the head on the features, the features are tanh of
+// the pre-activations, and Reset restarts the same trajectory exactly.
+func TestRTUResetAndFeatures(t *testing.T) {
+	shape := arch.RTU{Units: 2, Inputs: 3}
+	e := newTestRTU(shape, 4)
+	xs := randomInputs(rand.New(rand.NewPCG(5, 6)), 10, 3)
+	var first []float64
+	for _, x := range xs {
+		first = append(first, e.Step(x))
+	}
+	_, _, _, _, wout, bout := shape.Split(e.Params())
+	y := bout
+	for i, h := range e.Features() {
+		assert.Less(t, math.Abs(h), 1.0)
+		y += wout[i] * h
+	}
+	assert.InDelta(t, first[len(first)-1], y, 1e-15)
+	e.Reset()
+	for i, x := range xs {
+		assert.Equal(t, first[i], e.Step(x))
+	}
+}
+
+// The authors' initialization puts |λ| = exp(−exp(ν^log)) in [rMin, rMax) and
+// the phase exp(θ^log) in (0, 2π].
+func TestInitRTU(t *testing.T) {
+	shape := arch.RTU{Units: 200, Inputs: 2}
+	p := make([]float64, shape.NumParams())
+	rng := rand.New(rand.NewPCG(1, 1))
+	InitRTU(shape, p, 0.4, 0.9, func() float64 { return 1 - rng.Float64() })
+	nu, theta, _, _, _, _ := shape.Split(p)
+	for j := range nu {
+		r := math.Exp(-math.Exp(nu[j]))
+		assert.True(t, r >= 0.4-1e-12 && r < 0.9, "r = %g", r)
+		ph := math.Exp(theta[j])
+		assert.True(t, ph > 0 && ph <= 2*math.Pi+1e-12, "phase %g", ph)
+	}
+}
+
+func TestRTUZeroAllocs(t *testing.T) {
+	for _, linear := range []bool{false, true} {
+		e := newTestRTU(arch.RTU{Units: 4, Inputs: 12, Linear: linear}, 1)
+		xs := benchInputs(12)
+		dst := make([]float64, e.NumParams())
+		i := 0
+		allocs := testing.AllocsPerRun(100, func() {
+			e.Step(xs[i&63])
+			e.Grad(dst)
+			i++
+		})
+		assert.Zero(t, allocs)
+	}
+}
+
+func TestRTUPanics(t *testing.T) {
+	e := NewRTU(arch.RTU{Units: 2, Inputs: 3})
+	assert.PanicsWithValue(t, "forward: RTU input has length 2, want 3", func() { e.Step(make([]float64, 2)) })
+	assert.PanicsWithValue(t, "forward: RTU gradient has length 1, want 21", func() { e.Grad(make([]float64, 1)) })
+	assert.PanicsWithValue(t, "arch: invalid RTU shape n=0 m=3", func() { NewRTU(arch.RTU{Inputs: 3}) })
+}
+
+// BenchmarkRTU sizes both variants from 4 to 64 units on 12 inputs.
+func BenchmarkRTU(b *testing.B) {
+	for _, linear := range []bool{false, true} {
+		for _, n := range []int{4, 16, 64} {
+			b.Run(fmt.Sprintf("linear=%v/n=%d", linear, n), func(b *testing.B) {
+				e := newTestRTU(arch.RTU{Units: n, Inputs: 12, Linear: linear}, 1)
+				xs := benchInputs(12)
+				dst := make([]float64, e.NumParams())
+				b.ReportAllocs()
+				for i := 0; b.Loop(); i++ {
+					e.Step(xs[i&63])
+					e.Grad(dst)
+				}
+				b.ReportMetric(float64(e.OpsPerStep()), "ops/step")
+			})
+		}
+	}
+}
