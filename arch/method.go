@@ -19,11 +19,15 @@ const (
 	MethodSnAp1        Method = "snap1"  // dense SnAp-1 (beyond the paper)
 	MethodUORO         Method = "uoro"   // dense UORO (beyond the paper)
 	MethodLinear       Method = "linear" // the memoryless control (beyond the paper)
+	// Recurrent Trace Units (beyond the paper), learned by exact RTRL:
+	// the non-linear and the linear RTU (RTU).
+	MethodRTU       Method = "rtu"
+	MethodRTULinear Method = "rtu-linear"
 )
 
 // Methods returns every method, in the order the documentation lists them.
 func Methods() []Method {
-	return []Method{MethodCCN, MethodColumnar, MethodConstructive, MethodTBPTT, MethodRTRL, MethodSnAp1, MethodUORO, MethodLinear}
+	return []Method{MethodCCN, MethodColumnar, MethodConstructive, MethodTBPTT, MethodRTRL, MethodSnAp1, MethodUORO, MethodLinear, MethodRTU, MethodRTULinear}
 }
 
 // Known reports whether m is one of Methods.
@@ -35,6 +39,9 @@ func (m Method) Known() bool {
 	}
 	return false
 }
+
+// IsRTU reports whether m learns a layer of Recurrent Trace Units (RTU).
+func (m Method) IsRTU() bool { return m == MethodRTU || m == MethodRTULinear }
 
 // Networked reports whether m learns a Network of columns (Columnar,
 // Constructive, CCN) rather than a dense LSTM.

@@ -9,8 +9,8 @@ import (
 )
 
 // GateSpec describes the run an experiment is about to start. Exactly one of
-// Net (Columnar, Constructive, CCN), Dense (T-BPTT, dense RTRL, SnAp-1, UORO)
-// or Linear (the memoryless control) is set.
+// Net (Columnar, Constructive, CCN), Dense (T-BPTT, dense RTRL, SnAp-1, UORO),
+// Linear (the memoryless control) or RTU (an RTU layer) is set.
 type GateSpec struct {
 	// Xs is a stretch of the run's own input stream (StreamInputs), at least
 	// GateLength steps (more for T-BPTT with a long window, see Gate); its
@@ -32,6 +32,8 @@ type GateSpec struct {
 	UORO       bool
 	// Linear is the linear control's shape, normalized as the run is.
 	Linear *arch.Linear
+	// RTU is the shape of an RTU layer (CheckRTU over the whole of Xs).
+	RTU *arch.RTU
 
 	Seed   uint64
 	Inject Injection // a mistake injected into the engines (InjectNone: none)
@@ -147,6 +149,14 @@ func Gate(spec GateSpec) error {
 			var a Agreement
 			a, err = CheckLinear(r, shape, tr, rng, spec.Inject.Forward())
 			checks, as = []string{fmt.Sprintf("linear m=%d (%s, scale %g)", shape.Inputs, normName, scale)}, []Agreement{a}
+		case spec.RTU != nil:
+			var a Agreement
+			a, err = CheckRTU(r, *spec.RTU, tr, rng, spec.Inject.Forward())
+			kind := "RTU"
+			if spec.RTU.Linear {
+				kind = "linear RTU"
+			}
+			checks, as = []string{fmt.Sprintf("%s n=%d m=%d (scale %g)", kind, spec.RTU.Units, spec.RTU.Inputs, scale)}, []Agreement{a}
 		case spec.Dense != nil && spec.SnAp1:
 			var a Agreement
 			a, err = CheckSnAp1(r, *spec.Dense, false, tr, rng, spec.Inject.Forward())
@@ -167,7 +177,7 @@ func Gate(spec GateSpec) error {
 			a, err = CheckTBPTT(r, *spec.Dense, spec.Truncation, tr, rng, spec.Inject.Backward())
 			checks, as = []string{fmt.Sprintf("T-BPTT H=%d m=%d k=%d (scale %g)", spec.Dense.Hidden, spec.Dense.Inputs, spec.Truncation, scale)}, []Agreement{a}
 		default:
-			panic("compare: GateSpec needs Net, Dense or Linear")
+			panic("compare: GateSpec needs Net, Dense, Linear or RTU")
 		}
 		for j, a := range as {
 			if !a.Pass() {

@@ -103,6 +103,8 @@ func (in Injection) AppliesTo(m arch.Method) bool {
 		return m == arch.MethodCCN || m == arch.MethodConstructive || m == arch.MethodLinear
 	case InjectRestartStats, InjectRestartState:
 		return m == arch.MethodCCN || m == arch.MethodConstructive
+	case InjectDropPhaseCoupling:
+		return m.IsRTU()
 	}
 	return false
 }

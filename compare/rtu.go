@@ -29,7 +29,7 @@ func (c Case) RTU() arch.RTU {
 func rtuCases(L int) []Case {
 	var cs []Case
 	for _, cell := range []string{CellRTU, CellRTULinear} {
-		for _, s := range []struct{ n, m int }{{1, 3}, {3, 3}, {4, 12}} {
+		for _, s := range []struct{ n, m int }{{1, 1}, {1, 3}, {3, 3}, {4, 12}} {
 			for _, T := range uniq(1, min(20, L), min(50, L)) {
 				cs = append(cs, Case{Engine: "forward", Cell: cell, Hidden: s.n, Inputs: s.m, Length: T})
 			}

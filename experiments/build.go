@@ -82,6 +82,16 @@ func (r Resolved) Linear(inputs int) (arch.Linear, bool) {
 	return arch.Linear{Inputs: inputs, Norm: r.c.norm()}, true
 }
 
+// RTU returns the RTU layer shape of an rtu or rtu-linear config r: Hidden
+// trace units.
+func (r Resolved) RTU(inputs int) (arch.RTU, bool) {
+	c := r.c
+	if !c.Method.IsRTU() {
+		return arch.RTU{}, false
+	}
+	return arch.RTU{Units: c.Hidden, Inputs: inputs, Linear: c.Method == arch.MethodRTULinear}, true
+}
+
 func (c RunConfig) norm() arch.Normalization {
 	return arch.Normalization{Enabled: !c.NoNorm, Decay: c.NormDecay, Epsilon: c.Epsilon}
 }
@@ -94,6 +104,10 @@ func (c RunConfig) norm() arch.Normalization {
 // the linear control starts from w = 0, b = 0. The linear control has no
 // head: every one of its parameters reads an input directly, as a column's
 // input weights do, and steps with α.
+//
+// An RTU layer draws ν^log and θ^log as the authors' code does (|λ| uniform
+// in [0, 1), phase uniform in (0, 2π]: forward.InitRTU), W_1 and W_2 from
+// U(−s, s), s = forward.DefaultInitScale, and w_out = 0, b_out = 0.
 func (r Resolved) NewLearner(inputs int) (arch.Engine, Layout, Optimizer) {
 	c := r.c
 	seed := learnerSeed(c.Seed)
@@ -126,6 +140,17 @@ func (r Resolved) NewLearner(inputs int) (arch.Engine, Layout, Optimizer) {
 			p[i] = scale * (2*rng.Float64() - 1)
 		}
 		layout = DenseLayout(shape)
+	case arch.MethodRTU, arch.MethodRTULinear:
+		shape, _ := r.RTU(inputs)
+		e := forward.NewRTU(shape)
+		rng := rand.New(rand.NewPCG(seed, 0))
+		p := e.Params()
+		for i := range shape.NumCellParams() {
+			p[i] = forward.DefaultInitScale * (2*rng.Float64() - 1)
+		}
+		forward.InitRTU(shape, p, 0, 1, func() float64 { return 1 - rng.Float64() })
+		l = e
+		layout = RTULayout(shape)
 	default:
 		n := forward.NewNetwork(forward.NetworkConfig{
 			Inputs:           inputs,

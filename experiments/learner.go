@@ -39,3 +39,9 @@ func NetworkLayout(n arch.Network) Layout {
 func DenseLayout(d arch.Dense) Layout {
 	return Layout{Size: d.NumParams(), HeadStart: d.OffOut(), HeadEnd: d.NumParams(), Features: d.Hidden}
 }
+
+// RTULayout is the Layout of an RTU layer's vector: its head is w_out (2n
+// features) and b_out.
+func RTULayout(s arch.RTU) Layout {
+	return Layout{Size: s.NumParams(), HeadStart: s.OffOut(), HeadEnd: s.NumParams(), Features: s.Features()}
+}

@@ -50,6 +50,10 @@ func dense(m arch.Method) bool { return m.Dense() }
 // the linear control's inputs.
 func normalized(m arch.Method) bool { return m.Normalized() }
 
+// withHidden is For of the hidden size: the dense LSTM methods and the RTU
+// layers (trace units).
+func withHidden(m arch.Method) bool { return m.Dense() || m.IsRTU() }
+
 // only returns a For that accepts the given methods.
 func only(ms ...arch.Method) func(arch.Method) bool {
 	return func(m arch.Method) bool { return slices.Contains(ms, m) }
@@ -191,7 +195,7 @@ var Settings = []Setting{
 		Default: scaledSteps(map[arch.Method]int{arch.MethodCCN: 2_500_000, arch.MethodConstructive: 1_000_000}),
 		Check:   atLeast1(func(c *RunConfig) int { return c.StepsPerStage }),
 		Field:   func(c *RunConfig) any { return &c.StepsPerStage }},
-	{Key: "hidden", Unit: "units", Help: "LSTM units", For: dense,
+	{Key: "hidden", Unit: "units", Help: "LSTM units; for rtu and rtu-linear, trace units (two features each)", For: withHidden,
 		Default: constant(4),
 		Check:   atLeast1(func(c *RunConfig) int { return c.Hidden }),
 		Field:   func(c *RunConfig) any { return &c.Hidden }},
@@ -202,7 +206,7 @@ var Settings = []Setting{
 		For:   dense,
 		Field: func(c *RunConfig) any { return &c.FanInInit }},
 	{Key: "full-output-step", Help: "step the output layer with α, as the authors' T-BPTT does, instead of α/H (rmsprop)",
-		For: dense,
+		For: withHidden,
 		Check: func(c *RunConfig) string {
 			if c.FullOutputStep && c.Optimizer != OptimizerRMSProp {
 				return "applies to optimizer rmsprop only (adam steps every parameter with α)"

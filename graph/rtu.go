@@ -31,7 +31,7 @@ type RTU struct {
 
 	// Gradient targets, in the order of the flat layout.
 	Nu, Theta, W1, W2, WRe, WIm, BOut *gorgonia.Node
-	// Constants: the inputs (Steps×m), the objective weights (Steps) and
+	// Constants: the inputs (Steps×(m+1), row t-1 is [x_t 0]), the objective weights (Steps) and
 	// the zero entering state (n).
 	X, A, S0 *gorgonia.Node
 
@@ -43,12 +43,15 @@ type RTU struct {
 }
 
 // NewRTU builds the graph of shape unrolled over steps ≥ 1 steps, together
-// with the symbolic gradient of L. It needs m ≥ 2 (Gorgonia slices a row of
-// one value down to a scalar).
+// with the symbolic gradient of L.
+//
+// Each input row carries a trailing 0 that a zero column appended to W_1 and
+// W_2 reads: Gorgonia slices a row of one value down to a scalar, and the
+// padding keeps m = 1 a vector.
 func NewRTU(shape arch.RTU, steps int) (*RTU, error) {
 	shape.Validate()
-	if steps < 1 || shape.Inputs < 2 {
-		panic(fmt.Sprintf("graph: RTU window of %d steps on %d inputs", steps, shape.Inputs))
+	if steps < 1 {
+		panic(fmt.Sprintf("graph: RTU window of %d steps", steps))
 	}
 	n, m := shape.Units, shape.Inputs
 	g := gorgonia.NewGraph()
@@ -64,7 +67,7 @@ func NewRTU(shape arch.RTU, steps int) (*RTU, error) {
 		W1: mat(n, m, "rtu_W_1"), W2: mat(n, m, "rtu_W_2"),
 		WRe: vec(n, "rtu_w_re"), WIm: vec(n, "rtu_w_im"),
 		BOut: gorgonia.NewScalar(g, tensor.Float64, gorgonia.WithName("rtu_b_out")),
-		X:    mat(steps, m, "rtu_x"), A: vec(steps, "rtu_a"), S0: vec(n, "rtu_s_0"),
+		X:    mat(steps, m+1, "rtu_x0"), A: vec(steps, "rtu_a"), S0: vec(n, "rtu_s_0"),
 		Y: make([]*gorgonia.Node, steps),
 	}
 	err := build("RTU", func() {
@@ -76,13 +79,16 @@ func NewRTU(shape arch.RTU, steps int) (*RTU, error) {
 		gc := elemMul(r, must(gorgonia.Cos(vt)))
 		phi := elemMul(r, must(gorgonia.Sin(vt)))
 		gam := must(gorgonia.Sqrt(sub(gorgonia.NewConstant(1.0), elemMul(r, r))))
+		zero := gorgonia.NewConstant(tensor.New(tensor.WithShape(n, 1), tensor.WithBacking(make([]float64, n))), gorgonia.WithName("rtu_zero_column"))
+		w1 := must(gorgonia.Concat(1, d.W1, zero))
+		w2 := must(gorgonia.Concat(1, d.W2, zero))
 		// The zero state enters as a node, so that θ reaches the graph at
 		// T = 1 too (its gradient is then zero).
 		s1, s2 := d.S0, d.S0
 		for t := 0; t < steps; t++ {
 			x := must(gorgonia.Slice(d.X, gorgonia.S(t)))
-			p := elemMul(gam, must(gorgonia.Mul(d.W1, x)))
-			q := elemMul(gam, must(gorgonia.Mul(d.W2, x)))
+			p := elemMul(gam, must(gorgonia.Mul(w1, x)))
+			q := elemMul(gam, must(gorgonia.Mul(w2, x)))
 			p = add(p, sub(elemMul(gc, s1), elemMul(phi, s2)))
 			q = add(q, add(elemMul(gc, s2), elemMul(phi, s1)))
 			fp, fq := must(gorgonia.Tanh(p)), must(gorgonia.Tanh(q))
@@ -118,7 +124,7 @@ func (d *RTU) Bind(params []float64, xs [][]float64, a []float64) error {
 		letMatrix(d.W1, n, m, w1), letMatrix(d.W2, n, m, w2),
 		letVector(d.WRe, wout[:n]), letVector(d.WIm, wout[n:]),
 		gorgonia.Let(d.BOut, bout),
-		letRows(d.X, xs, m), letVector(d.A, a), letVector(d.S0, make([]float64, n)),
+		letRows(d.X, withZero(xs), m+1), letVector(d.A, a), letVector(d.S0, make([]float64, n)),
 	} {
 		if err != nil {
 			return fmt.Errorf("graph: bind RTU: %w", err)
@@ -142,6 +148,15 @@ func (d *RTU) Gradient() ([]float64, error) {
 		return nil, fmt.Errorf("graph: RTU gradient has %d values, want %d", len(grad), d.Shape.NumParams())
 	}
 	return grad, nil
+}
+
+// withZero returns the rows of xs, each followed by a 0.
+func withZero(xs [][]float64) [][]float64 {
+	out := make([][]float64, len(xs))
+	for t, x := range xs {
+		out[t] = append(append(make([]float64, 0, len(x)+1), x...), 0)
+	}
+	return out
 }
 
 // Outputs returns y_1..y_Steps after a run, as a fresh slice.

@@ -195,6 +195,8 @@ func gateWith(r experiments.Resolved, in compare.Injection) error {
 		spec.Net = &compare.GateNet{FeaturesPerStage: c.FeaturesPerStage, MaxFeatures: c.Features, Norm: top.Norm}
 	} else if l, ok := r.Linear(inputs); ok {
 		spec.Linear = &l
+	} else if s, ok := r.RTU(inputs); ok {
+		spec.RTU = &s
 	} else {
 		d, _ := r.Dense(inputs)
 		spec.Dense = &d
