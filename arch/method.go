@@ -5,7 +5,8 @@ package arch
 // forward-mode RTRL; T-BPTT, RTRL, SnAp-1 and UORO are dense LSTMs (Dense)
 // learned by truncated BPTT, exact RTRL and the two approximations of RTRL
 // (docs/equations.md). Linear is the memoryless control: TD(λ) on the
-// current observation alone (Linear).
+// current observation alone (Linear). rtu and rtu-linear are layers of
+// Recurrent Trace Units (RTU) learned by exact RTRL.
 type Method string
 
 // The methods, by the names the command line, the experiment files and the

@@ -44,6 +44,8 @@ func (c Config) Implementation() (int, bool) {
 		return forward.NewSnAp1(dense).OpsPerStep(), true
 	case arch.MethodUORO:
 		return forward.NewUORO(dense, 0).OpsPerStep(), true
+	case arch.MethodRTU, arch.MethodRTULinear:
+		return forward.RTUOpsPerStep(arch.RTU{Units: c.Features, Inputs: c.Inputs}), true
 	case arch.MethodColumnar, arch.MethodConstructive, arch.MethodCCN:
 		u := c.Features
 		switch c.Method {

@@ -72,6 +72,13 @@ func LargestCCN(budget, inputs, perStage int) int {
 	return stages * perStage
 }
 
+// LargestRTU returns the largest number of trace units an RTU layer can
+// afford within budget (RTU's count), or 0.
+func LargestRTU(budget, inputs int) int {
+	checkBudget(budget)
+	return largest(budget, func(n int) int { return RTU(n, inputs) })
+}
+
 // LargestConstructive returns the largest feature count a Constructive
 // network can afford within budget, or 0.
 func LargestConstructive(budget, inputs int) int { return LargestCCN(budget, inputs, 1) }
@@ -79,7 +86,8 @@ func LargestConstructive(budget, inputs int) int { return LargestCCN(budget, inp
 // Matched returns the compute-matched configurations for budget and input
 // size: for T-BPTT the largest hidden size for each truncation, the largest
 // Columnar network, the largest Constructive network, and the largest CCN for
-// each features-per-stage value. Configurations that cannot afford a single
+// each features-per-stage value (the paper's methods; LargestRTU sizes an RTU
+// layer). Configurations that cannot afford a single
 // feature are left out.
 func Matched(budget, inputs int, truncations, perStages []int) []Config {
 	checkBudget(budget)

@@ -49,6 +49,22 @@ func CCN(features, inputs, perStage int) int {
 	return features*cell + 6*perStage*cell
 }
 
+// RTU returns the operations per step of a layer of n Recurrent Trace Units
+// learned by exact RTRL (beyond the paper), counted in the paper's style:
+//
+//	n(2x + 2) + 6n(2x + 2)
+//
+// one operation per recurrent parameter for the forward pass (W_1, W_2, ν, θ
+// of each unit, as Columnar counts one per column parameter) and 6 per
+// parameter for its trace pair, the complex multiply-add λ·S + d of (T1) in
+// forward.RTU (4 multiplications, 2 additions). forward.RTU.OpsPerStep counts
+// what the engine does, n(30x + 77). It panics if a size is negative.
+func RTU(units, inputs int) int {
+	checkSizes(units, inputs)
+	forward := units * (2*inputs + 2)
+	return forward + 6*forward
+}
+
 // Constructive returns the operations per step of a Constructive network,
 // CCN with one feature per stage.
 func Constructive(features, inputs int) int { return CCN(features, inputs, 1) }
@@ -65,7 +81,7 @@ func checkSizes(features, inputs int) {
 // Config is one network configuration of the compute model.
 type Config struct {
 	Method   arch.Method
-	Features int // hidden size |h|: LSTM units for T-BPTT, columns otherwise
+	Features int // hidden size |h|: LSTM units for T-BPTT, trace units for RTU (2 features each), columns otherwise
 	Inputs   int // input size |x|
 
 	// Truncation is T-BPTT's k; unused by the other methods.
@@ -92,6 +108,8 @@ func (c Config) Ops() int {
 		return Constructive(c.Features, c.Inputs)
 	case arch.MethodCCN:
 		return CCN(c.Features, c.Inputs, c.PerStage)
+	case arch.MethodRTU, arch.MethodRTULinear:
+		return RTU(c.Features, c.Inputs)
 	}
 	panic(fmt.Sprintf("compute: unknown method %q", c.Method))
 }

@@ -20,6 +20,8 @@ var methodColors = map[arch.Method]color.RGBA{
 	arch.MethodSnAp1:        {R: 0xE6, G: 0x9F, B: 0x00, A: 0xFF}, // orange
 	arch.MethodUORO:         {R: 0x56, G: 0xB4, B: 0xE9, A: 0xFF}, // sky blue
 	arch.MethodLinear:       {R: 0x00, G: 0x00, B: 0x00, A: 0xFF}, // black: the memoryless control
+	arch.MethodRTU:          {R: 0x8C, G: 0x56, B: 0x3C, A: 0xFF}, // brown
+	arch.MethodRTULinear:    {R: 0xB8, G: 0x86, B: 0x0B, A: 0xFF}, // dark goldenrod
 }
 
 // Methods returns the method names with a colour, sorted.

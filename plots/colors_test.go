@@ -21,7 +21,7 @@ func TestMethodColorIgnoresCaseAndPunctuation(t *testing.T) {
 		assert.Equal(t, cb, ca, tc.a)
 	}
 	_, err := MethodColor("gru")
-	assert.ErrorContains(t, err, "want one of ccn, columnar, constructive, linear, rtrl, snap1, tbptt, uoro")
+	assert.ErrorContains(t, err, "want one of ccn, columnar, constructive, linear, rtrl, rtu, rtu-linear, snap1, tbptt, uoro")
 }
 
 func TestMethodColorsDistinct(t *testing.T) {

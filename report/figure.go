@@ -67,6 +67,10 @@ func methodLabel(c experiments.RunConfig) string {
 		return fmt.Sprintf("UORO H=%d", c.Hidden)
 	case arch.MethodLinear:
 		return "Linear (no memory)"
+	case arch.MethodRTU:
+		return fmt.Sprintf("RTU n=%d", c.Hidden)
+	case arch.MethodRTULinear:
+		return fmt.Sprintf("linear RTU n=%d", c.Hidden)
 	}
 	return string(c.Method)
 }

@@ -17,8 +17,8 @@ import (
 // budget (--ops).
 func runBudget(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("budget", stderr)
-	method := fs.String("method", "", "one configuration: tbptt, columnar, constructive, ccn, or (no paper model, implementation count only) rtrl, snap1, uoro, linear")
-	hidden := intFlag(fs, "hidden", 0, "tbptt, rtrl, snap1, uoro: hidden units")
+	method := fs.String("method", "", "one configuration: tbptt, columnar, constructive, ccn, rtu, rtu-linear, or (no paper model, implementation count only) rtrl, snap1, uoro, linear")
+	hidden := intFlag(fs, "hidden", 0, "tbptt, rtrl, snap1, uoro: hidden units; rtu, rtu-linear: trace units")
 	truncation := intFlag(fs, "truncation", 0, "tbptt: truncation length k")
 	features := intFlag(fs, "features", 0, "columnar, constructive, ccn: number of features")
 	perStage := intFlag(fs, "features-per-stage", 4, "ccn: features learned per stage u (with --ops: the u to match)")
@@ -85,7 +85,7 @@ func budgetConfig(m arch.Method, set map[string]bool, hidden, truncation, featur
 			return c, badInput("method tbptt needs --hidden ≥ 1 and --truncation ≥ 1, got %d and %d", hidden, truncation)
 		}
 		c.Features, c.Truncation = hidden, truncation
-	case arch.MethodRTRL, arch.MethodSnAp1, arch.MethodUORO:
+	case arch.MethodRTRL, arch.MethodSnAp1, arch.MethodUORO, arch.MethodRTU, arch.MethodRTULinear:
 		if set["features"] || set["features-per-stage"] || set["truncation"] {
 			return c, badInput("method %s takes --hidden, not --features, --features-per-stage or --truncation", m)
 		}
@@ -114,7 +114,7 @@ func budgetConfig(m arch.Method, set map[string]bool, hidden, truncation, featur
 			}
 		}
 	default:
-		return c, badInput("unknown method %q (want tbptt, columnar, constructive, ccn, rtrl, snap1, uoro or linear)", m)
+		return c, badInput("unknown method %q (want tbptt, columnar, constructive, ccn, rtu, rtu-linear, rtrl, snap1, uoro or linear)", m)
 	}
 	return c, nil
 }
@@ -149,6 +149,8 @@ func printConfig(stdout io.Writer, c compute.Config) error {
 		fmt.Fprintf(w, "features\t%d\nfeatures per stage\t%d\n", c.Features, c.PerStage)
 	case arch.MethodRTRL, arch.MethodSnAp1, arch.MethodUORO:
 		fmt.Fprintf(w, "hidden\t%d\n", c.Features)
+	case arch.MethodRTU, arch.MethodRTULinear:
+		fmt.Fprintf(w, "units\t%d (%d features)\n", c.Features, 2*c.Features)
 	case arch.MethodLinear:
 	default:
 		fmt.Fprintf(w, "features\t%d\n", c.Features)
@@ -167,6 +169,9 @@ func printConfig(stdout io.Writer, c compute.Config) error {
 
 func printMatched(stdout io.Writer, budget, inputs int, truncations []int, perStage int, nearest bool) error {
 	cs := compute.Matched(budget, inputs, truncations, []int{perStage})
+	if n := compute.LargestRTU(budget, inputs); n > 0 { // beyond the paper; features column: units
+		cs = append(cs, compute.Config{Method: arch.MethodRTU, Features: n, Inputs: inputs})
+	}
 	if nearest {
 		for i, c := range cs {
 			if c.Method == arch.MethodTBPTT {
