@@ -39,6 +39,10 @@ func TestBudgetOneConfiguration(t *testing.T) {
 		{[]string{"--method", "ccn", "--features", "16", "--features-per-stage", "4"}, "3360"},
 		// 8·68 + 6·8·68
 		{[]string{"--method", "ccn", "--features", "8", "--features-per-stage", "8"}, "3808"},
+		// 7·4·(2·12 + 2)
+		{[]string{"--method", "rtu", "--hidden", "4"}, "728"},
+		// 7·3·(2·5 + 2)
+		{[]string{"--method", "rtu-linear", "--hidden", "3", "--inputs", "5"}, "252"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
@@ -72,12 +76,13 @@ func TestBudgetMatching(t *testing.T) {
 		"columnar":     {"10", "3920"},
 		"constructive": {"29", "3850"},
 		"ccn":          {"16", "3360"},
+		"rtu":          {"21", "3822"}, // 7·21·(2·12 + 2)
 	} {
 		require.Contains(t, rows, key, out)
 		assert.Equal(t, want[0], rows[key][1], key)
 		assert.Equal(t, want[1], rows[key][4], key)
 	}
-	assert.Len(t, rows, 8+3, "eight paper truncations and three other methods")
+	assert.Len(t, rows, 8+4, "eight paper truncations, three other methods of the paper and RTU")
 	// The paper's pairs follow, each with its cost under the paper's formula
 	// (hand-computed: (k+1)(4H² + 4·12·H + 4H)).
 	for pair, cost := range map[string]string{"2:13": "4056", "3:10": "3680", "5:8": "4032", "8:5": "3240",

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -253,6 +254,42 @@ func TestRunSnAp1AndUORO(t *testing.T) {
 	}
 }
 
+// Both RTU variants learn through ccn run (once each behind the gate), with the
+// optimizers and TD(λ) of every method, deterministically per seed, and
+// learn something: the prediction is not constant zero.
+func TestRunRTU(t *testing.T) {
+	base := t.TempDir()
+	for _, m := range []string{"rtu", "rtu-linear"} {
+		for _, opt := range []string{"rmsprop", "adam"} {
+			run := func(name string) ([]byte, []byte) {
+				out := filepath.Join(base, m+"-"+opt+"-"+name)
+				args := quick(out, "--method", m, "--hidden", "3", "--seed", "2", "--optimizer", opt)
+				if name == "a" && opt == "rmsprop" { // once per variant through the gate
+					args = slices.DeleteFunc(args, func(a string) bool { return a == "--no-gate" })
+				}
+				code, stdout, stderr := runCLI(args...)
+				require.Equal(t, 0, code, stderr)
+				assert.Contains(t, stdout, "final error")
+				c, err := os.ReadFile(filepath.Join(out, "curve.csv"))
+				require.NoError(t, err)
+				p, err := os.ReadFile(filepath.Join(out, "predictions.csv"))
+				require.NoError(t, err)
+				return c, p
+			}
+			a, pa := run("a")
+			b, _ := run("b")
+			assert.Equal(t, a, b, "%s %s: same seed, same curve", m, opt)
+			nonzero := false
+			for _, line := range strings.Split(string(pa), "\n")[1:] {
+				if f := strings.Split(line, ","); len(f) == 3 && f[1] != "0" {
+					nonzero = true
+				}
+			}
+			assert.True(t, nonzero, "%s %s: predictions move", m, opt)
+		}
+	}
+}
+
 // The linear control runs through the gate on the pixel games' 275 inputs,
 // is deterministic per seed, and refuses the settings of the other methods.
 func TestRunLinear(t *testing.T) {
@@ -320,6 +357,8 @@ func TestRunInjectIsRefused(t *testing.T) {
 		{"snap1 recurrent", []string{"--method", "snap1", "--hidden", "2", "--inject", "drop-recurrent-term"}, "SnAp-1 H=2 m=12"},
 		{"linear stale inputs", []string{"--method", "linear", "--inject", "previous-step-features"}, "linear m=12"},
 		{"linear stale pixels", []string{"--method", "linear", "--env", "breakout", "--inject", "previous-step-features"}, "linear m=275"},
+		{"rtu phase", []string{"--method", "rtu", "--hidden", "2", "--inject", "drop-phase-coupling"}, "RTU n=2 m=12"},
+		{"rtu-linear recurrent", []string{"--method", "rtu-linear", "--hidden", "2", "--inject", "drop-recurrent-term"}, "linear RTU n=2 m=12"},
 	}
 	for _, tt := range refused {
 		t.Run(tt.name, func(t *testing.T) {
@@ -344,6 +383,8 @@ func TestRunInjectIsRefused(t *testing.T) {
 		{"not this method", []string{"--method", "columnar", "--inject", "off-by-one-window"}, "does not change the engine of method columnar"},
 		{"not uoro", []string{"--method", "uoro", "--inject", "drop-recurrent-term"}, "does not change the engine of method uoro"},
 		{"not linear", []string{"--method", "linear", "--inject", "drop-recurrent-term"}, "does not change the engine of method linear"},
+		{"not rtu", []string{"--method", "rtu", "--inject", "drop-forget-path"}, "does not change the engine of method rtu"},
+		{"phase not ccn", []string{"--method", "ccn", "--inject", "drop-phase-coupling"}, "does not change the engine of method ccn"},
 		{"uoro statistical", []string{"--method", "uoro", "--inject", "asymmetric-uoro-scaling"}, "only ccn verify's statistical rows check"},
 	}
 	for _, tt := range bad {
