@@ -69,8 +69,6 @@ func Builders(r *Results, o Options) []Builder {
 		{NameTruncationH10, func() (Figure, error) { return TruncationH10(r) }},
 		{NamePredictions, func() (Figure, error) { return Predictions(r, predSteps) }},
 		{NameNormalization, func() (Figure, error) { return Normalization(r) }},
-		{NameDependency, func() (Figure, error) { return DependencyLength(r) }},
-		{NameDependencyCurves, func() (Figure, error) { return DependencyCurves(r) }},
 		{NameAblations, func() (Figure, error) { return Ablations(r) }},
 		{NameAtariNormalized, func() (Figure, error) { return AtariNormalized(r) }},
 		{NameAtariAverage, func() (Figure, error) { return AtariAverage(r) }},
@@ -81,6 +79,8 @@ func Builders(r *Results, o Options) []Builder {
 		{NameGradientBias, func() (Figure, error) { return GradientBias(r) }},
 		{NameGradientEstimators, func() (Figure, error) { return GradientEstimators(r) }},
 		{NameCost, func() (Figure, error) { return Cost(r) }},
+		{NameDependency, func() (Figure, error) { return DependencyLength(r) }},
+		{NameDependencyCurves, func() (Figure, error) { return DependencyCurves(r) }},
 	}
 }
 
