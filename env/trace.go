@@ -48,8 +48,8 @@ func DefaultTraceConfig() TraceConfig {
 	return TraceConfig{ISIMin: 24, ISIMax: 36, ITIMin: 80, ITIMax: 120, Distractors: 5, Gamma: 0.9}
 }
 
-// withDefaults returns cfg with zero fields replaced by DefaultTraceConfig.
-func (cfg TraceConfig) withDefaults() TraceConfig {
+// WithDefaults returns cfg with zero fields replaced by DefaultTraceConfig.
+func (cfg TraceConfig) WithDefaults() TraceConfig {
 	d := DefaultTraceConfig()
 	def := func(v *int, d int) {
 		if *v == 0 {
@@ -74,7 +74,7 @@ func (cfg TraceConfig) Validate() error {
 	if cfg.ISIMin < 0 || cfg.ISIMax < 0 || cfg.ITIMin < 0 || cfg.ITIMax < 0 || cfg.Distractors < 0 {
 		return fmt.Errorf("env: negative trace patterning parameter in %+v", cfg)
 	}
-	d := cfg.withDefaults()
+	d := cfg.WithDefaults()
 	switch {
 	case d.ISIMin > d.ISIMax:
 		return fmt.Errorf("env: ISI minimum %d above maximum %d", d.ISIMin, d.ISIMax)
@@ -158,7 +158,7 @@ func NewTracePatterning(cfg TraceConfig, seed uint64) *TracePatterning {
 	if err := cfg.Validate(); err != nil {
 		panic(err.Error())
 	}
-	cfg = cfg.withDefaults()
+	cfg = cfg.WithDefaults()
 	e := &TracePatterning{
 		cfg:         cfg,
 		distractorP: make([]float64, cfg.Distractors),

@@ -29,7 +29,7 @@ func learnerSeed(seed uint64) uint64 {
 // errors of atari.Open); close it with catalog.Close.
 func (r Resolved) OpenEnv() (env.Env, error) {
 	c := r.c
-	return catalog.New(c.Env, catalog.Options{Seed: c.Seed, Gamma: c.Gamma, Stream: c.Stream})
+	return catalog.New(c.Env, catalog.Options{Seed: c.Seed, Gamma: c.Gamma, Stream: c.Stream, Trace: c.trace()})
 }
 
 // NewEnv is OpenEnv for callers that have already opened the environment
@@ -47,6 +47,9 @@ func (r Resolved) Inputs() int {
 	info, err := catalog.Lookup(r.c.Env)
 	if err != nil {
 		panic(err.Error()) // Resolve checked the name
+	}
+	if r.c.Env == catalog.TracePatterning {
+		return env.DistractorStart + r.c.trace().WithDefaults().Distractors
 	}
 	return info.Inputs
 }

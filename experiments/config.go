@@ -53,6 +53,11 @@ type RunConfig struct {
 	StepSize         float64
 	Lambda           *float64 // nil: the default; 0 is a valid λ
 	Gamma            float64
+	ISIMin           int // trace patterning; 0: the paper's (env.DefaultTraceConfig)
+	ISIMax           int
+	ITIMin           int
+	ITIMax           int
+	Distractors      int
 	Features         int
 	FeaturesPerStage int
 	StepsPerStage    int

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ccn-go/ccn/arch"
+	"github.com/ccn-go/ccn/env"
 )
 
 func TestResolveDefaults(t *testing.T) {
@@ -98,6 +99,17 @@ func TestResolveNamesTheSetting(t *testing.T) {
 		{"norm decay", RunConfig{NormDecay: 1}, "norm-decay", "norm-decay 1"},
 		{"window", RunConfig{Window: -3}, "window", "window -3"},
 		{"log-every", RunConfig{LogEvery: -3}, "log-every", "log-every -3"},
+		{"isi-min negative", RunConfig{ISIMin: -1}, "isi-min", "isi-min -1 must not be negative"},
+		{"isi-min above the paper's maximum", RunConfig{ISIMin: 40}, "isi-min", "isi-min 40 is above isi-max 36"},
+		{"isi-max below isi-min", RunConfig{ISIMin: 10, ISIMax: 8, ITIMin: 20}, "isi-min", "isi-min 10 is above isi-max 8"},
+		{"isi-max alone below the paper's minimum", RunConfig{ISIMax: 20}, "isi-max", "isi-max 20 is below isi-min 24"},
+		{"trials not separated", RunConfig{ISIMin: 90, ISIMax: 100}, "isi-max", "isi-max 100 is above iti-min 80: trials would not be separated"},
+		{"iti-min too short", RunConfig{ITIMin: 30}, "iti-min", "iti-min 30 is below isi-max 36: trials would not be separated"},
+		{"iti-min above iti-max", RunConfig{ITIMin: 130}, "iti-min", "iti-min 130 is above iti-max 120"},
+		{"iti-max below iti-min", RunConfig{ITIMax: 70}, "iti-max", "iti-max 70 is below iti-min 80"},
+		{"distractors negative", RunConfig{Distractors: -2}, "distractors", "distractors -2 must not be negative"},
+		{"isi on a pixel game", RunConfig{Env: "breakout", ISIMin: 8}, "isi-min", "isi-min 8 does not apply to env breakout"},
+		{"distractors on a pixel game", RunConfig{Env: "breakout", Distractors: 2}, "distractors", "does not apply to env breakout"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -186,7 +198,7 @@ func TestRunConfigJSONRoundTrip(t *testing.T) {
 	b, err := json.Marshal(r)
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"env":"trace-patterning","stream":"","method":"tbptt","steps":1234,"seed":7,"step-size":0.0003,"lambda":0,"gamma":0.9,
-		"features":0,"features-per-stage":0,"steps-per-stage":0,"hidden":4,"no-out-bias":false,"fan-in-init":false,"full-output-step":false,"truncation":15,"epsilon":0,"norm-decay":0,
+		"isi-min":0,"isi-max":0,"iti-min":0,"iti-max":0,"distractors":0,"features":0,"features-per-stage":0,"steps-per-stage":0,"hidden":4,"no-out-bias":false,"fan-in-init":false,"full-output-step":false,"truncation":15,"epsilon":0,"norm-decay":0,
 		"no-norm":false,"optimizer":"rmsprop","window":100000,"log-every":10000}`, string(b))
 	var back Resolved
 	require.NoError(t, json.Unmarshal(b, &back))
@@ -262,3 +274,39 @@ func TestFirstDifference(t *testing.T) {
 }
 
 func reflectFields(c RunConfig) int { return reflect.TypeOf(c).NumField() }
+
+// TestTraceSettings: the trace patterning settings reach the stream (its
+// intervals, measured on the stream itself, and its observation length),
+// zero is the paper's task, and a summary.json of another environment, which
+// writes them as 0, reads back.
+func TestTraceSettings(t *testing.T) {
+	r := RunConfig{ISIMin: 48, ISIMax: 72, ITIMin: 160, ITIMax: 240, Distractors: 2, Steps: 200_000}.MustResolve()
+	assert.Equal(t, env.DistractorStart+2, r.Inputs())
+	e := r.NewEnv()
+	require.Equal(t, r.Inputs(), e.ObservationSize())
+	x := make([]float64, e.ObservationSize())
+	lastCS, lastUS := -1, -1
+	minISI, maxISI, minITI := math.MaxInt, 0, math.MaxInt
+	for step := range 200_000 {
+		e.Next(x)
+		if x[0]+x[1]+x[2]+x[3]+x[4]+x[5] > 0 {
+			if lastUS >= 0 && lastUS > lastCS {
+				minITI = min(minITI, step-lastUS)
+			}
+			lastCS = step
+		}
+		if x[env.USIndex] > 0 {
+			minISI, maxISI = min(minISI, step-lastCS), max(maxISI, step-lastCS)
+			lastUS = step
+		}
+	}
+	assert.Equal(t, [2]int{48, 72}, [2]int{minISI, maxISI}, "the ISI range, CS to US")
+	assert.GreaterOrEqual(t, minITI, 160, "no CS within iti-min of a US")
+	assert.Equal(t, env.DefaultTraceConfig().WithDefaults(), RunConfig{}.MustResolve().Trace(), "zero settings are the paper's task")
+
+	summary := []byte(`{"config":{"env":"breakout","method":"ccn","isi-min":0,"isi-max":0,"iti-min":0,"iti-max":0,"distractors":0}}`)
+	c, _, err := DecodeFile(summary, true)
+	require.NoError(t, err)
+	_, err = c.Resolve()
+	require.NoError(t, err)
+}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ccn-go/ccn/arch"
+	"github.com/ccn-go/ccn/env"
 	"github.com/ccn-go/ccn/env/catalog"
 	"github.com/ccn-go/ccn/forward"
 )
@@ -167,6 +168,47 @@ var Settings = []Setting{
 		},
 		Check: openUnit(func(c *RunConfig) float64 { return c.Gamma }),
 		Field: func(c *RunConfig) any { return &c.Gamma }},
+	{Key: "isi-min", Unit: "steps", Help: traceHelp("smallest inter-stimulus interval, CS to US", env.DefaultTraceConfig().ISIMin),
+		Check: traceSetting(func(c *RunConfig) int { return c.ISIMin }, func(t env.TraceConfig) string {
+			if t.ISIMin > t.ISIMax {
+				return fmt.Sprintf("is above isi-max %d", t.ISIMax)
+			}
+			return ""
+		}),
+		Field: func(c *RunConfig) any { return &c.ISIMin }},
+	{Key: "isi-max", Unit: "steps", Help: traceHelp("largest inter-stimulus interval", env.DefaultTraceConfig().ISIMax),
+		Check: traceSetting(func(c *RunConfig) int { return c.ISIMax }, func(t env.TraceConfig) string {
+			switch {
+			case t.ISIMax < t.ISIMin:
+				return fmt.Sprintf("is below isi-min %d", t.ISIMin)
+			case t.ISIMax > t.ITIMin:
+				return fmt.Sprintf("is above iti-min %d: trials would not be separated (want iti-min ≥ isi-max)", t.ITIMin)
+			}
+			return ""
+		}),
+		Field: func(c *RunConfig) any { return &c.ISIMax }},
+	{Key: "iti-min", Unit: "steps", Help: traceHelp("smallest inter-trial interval, US to the next CS, at least isi-max", env.DefaultTraceConfig().ITIMin),
+		Check: traceSetting(func(c *RunConfig) int { return c.ITIMin }, func(t env.TraceConfig) string {
+			switch {
+			case t.ITIMin < t.ISIMax:
+				return fmt.Sprintf("is below isi-max %d: trials would not be separated (want iti-min ≥ isi-max)", t.ISIMax)
+			case t.ITIMin > t.ITIMax:
+				return fmt.Sprintf("is above iti-max %d", t.ITIMax)
+			}
+			return ""
+		}),
+		Field: func(c *RunConfig) any { return &c.ITIMin }},
+	{Key: "iti-max", Unit: "steps", Help: traceHelp("largest inter-trial interval", env.DefaultTraceConfig().ITIMax),
+		Check: traceSetting(func(c *RunConfig) int { return c.ITIMax }, func(t env.TraceConfig) string {
+			if t.ITIMax < t.ITIMin {
+				return fmt.Sprintf("is below iti-min %d", t.ITIMin)
+			}
+			return ""
+		}),
+		Field: func(c *RunConfig) any { return &c.ITIMax }},
+	{Key: "distractors", Unit: "bits", Help: traceHelp("number of distractor bits", env.DefaultTraceConfig().Distractors),
+		Check: traceSetting(func(c *RunConfig) int { return c.Distractors }, nil),
+		Field: func(c *RunConfig) any { return &c.Distractors }},
 	{Key: "features", Unit: "columns", Help: "total number of features", For: networked,
 		// Columnar: the paper's text and Figure 1 use 10, its Table 3 lists 5.
 		Default: perMethod(map[arch.Method]int{arch.MethodCCN: 16, arch.MethodColumnar: 10, arch.MethodConstructive: 5}),

@@ -103,7 +103,8 @@ type SensitivitySeries struct {
 }
 
 // Sensitivity draws the final error against a swept setting, a line with ±1
-// s.e. bars per group, on a log x axis when logX (step sizes). Groups of one
+// s.e. bars per group, on a log x axis when logX (step sizes), the y labels
+// with as many decimals as their spacing needs. Groups of one
 // method take distinct colours and line styles as curves do.
 func Sensitivity(title, xLabel string, series []SensitivitySeries, logX bool, refs ...Reference) (*plot.Plot, error) {
 	if len(series) == 0 {
@@ -132,6 +133,7 @@ func Sensitivity(title, xLabel string, series []SensitivitySeries, logX bool, re
 		xl += " (log scale)"
 	}
 	p := newPlot(title, xl, FinalLabel)
+	p.Y.Tick.Marker = decimalTicks{}
 	if logX {
 		p.X.Tick.Marker = log10Ticks{}
 	}

@@ -49,4 +49,6 @@ func ExampleRender() {
 	// skipped: gradient_bias
 	// skipped: gradient_estimators
 	// skipped: cost
+	// skipped: dependency-length
+	// skipped: dependency-length-curves
 }

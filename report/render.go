@@ -79,6 +79,8 @@ func Builders(r *Results, o Options) []Builder {
 		{NameGradientBias, func() (Figure, error) { return GradientBias(r) }},
 		{NameGradientEstimators, func() (Figure, error) { return GradientEstimators(r) }},
 		{NameCost, func() (Figure, error) { return Cost(r) }},
+		{NameDependency, func() (Figure, error) { return DependencyLength(r) }},
+		{NameDependencyCurves, func() (Figure, error) { return DependencyCurves(r) }},
 	}
 }
 

@@ -97,6 +97,8 @@ func TestRenderEveryFigure(t *testing.T) {
 		report.NameAtariPredictions:   {0, 0},
 		report.NameAtariCapacity:      {0, 0},
 		report.NameAtariNormalization: {1800, 1800},
+		report.NameDependency:         {1800, 1200},
+		report.NameDependencyCurves:   {3600, 2400},
 	}
 	var drawn []string
 	for _, f := range rep.Drawn {
@@ -135,15 +137,17 @@ func TestRenderEveryFigure(t *testing.T) {
 	assert.NotContains(t, captionOf(t, text, report.NameAblations), "selected default", "nothing is tuned in the ablations")
 }
 
-// withAtariAbsent adds to skipped the Atari figures, skipped for want of
-// their studies.
-func withAtariAbsent(skipped map[string]string) map[string]string {
+// withOptionalAbsent adds to skipped the Atari figures and the
+// dependency-length study's, skipped for want of their studies.
+func withOptionalAbsent(skipped map[string]string) map[string]string {
 	for name, study := range map[string]string{
 		report.NameAtariNormalized:    report.StudyAtariMain,
 		report.NameAtariAverage:       report.StudyAtariMain,
 		report.NameAtariPredictions:   report.StudyAtariMain,
 		report.NameAtariCapacity:      report.StudyAtariCapacity,
 		report.NameAtariNormalization: report.StudyAtariNormalization,
+		report.NameDependency:         report.StudyDependency,
+		report.NameDependencyCurves:   report.StudyDependency,
 	} {
 		skipped[name] = "study " + study + " not in"
 	}
@@ -282,7 +286,7 @@ func TestMissingDataSaysWhatIsMissing(t *testing.T) {
 			name:  "no plans",
 			setup: func(t *testing.T, dir string) {},
 			drawn: []string{report.NameStream, report.NameFrames},
-			skipped: withAtariAbsent(map[string]string{
+			skipped: withOptionalAbsent(map[string]string{
 				report.NameLearningCurves:  "study main-comparison not in",
 				report.NameComputeMatched:  "study compute-matched-tbptt not in",
 				report.NameTruncationH10:   "study truncation-h10 not in",
@@ -301,7 +305,7 @@ func TestMissingDataSaysWhatIsMissing(t *testing.T) {
 				require.NoError(t, reporttest.WriteStudy(dir, configs, report.StudyMain, reporttest.Tiny(), reporttest.Complete))
 			},
 			drawn: []string{report.NameStream, report.NameFrames, report.NameLearningCurves, report.NamePredictions},
-			skipped: withAtariAbsent(map[string]string{
+			skipped: withOptionalAbsent(map[string]string{
 				report.NameComputeMatched:  "study compute-matched-tbptt not in",
 				report.NameTruncationH10:   "run: ccn sweep experiments/configs/truncation-h10.yaml --scale test --out",
 				report.NameNormalization:   "study normalization-ablation not in",
@@ -319,7 +323,7 @@ func TestMissingDataSaysWhatIsMissing(t *testing.T) {
 				require.NoError(t, reporttest.WriteTruncation(filepath.Join(dir, "truncation")))
 			},
 			drawn: []string{report.NameStream, report.NameFrames, "gradient_bias", "gradient_estimators", "cost"},
-			skipped: withAtariAbsent(map[string]string{
+			skipped: withOptionalAbsent(map[string]string{
 				report.NameLearningCurves:  "main-comparison/test group ccn: sweep stage not finished",
 				report.NamePredictions:     "main-comparison/test group ccn: sweep stage not finished",
 				report.NameComputeMatched:  "study compute-matched-tbptt not in",
@@ -339,7 +343,7 @@ func TestMissingDataSaysWhatIsMissing(t *testing.T) {
 			// Final seeds 0 and 1 of the main comparison are its sweep runs:
 			// its figures are drawn over 2 of 3 seeds.
 			drawn: []string{report.NameStream, report.NameFrames, report.NameLearningCurves, report.NamePredictions},
-			skipped: withAtariAbsent(map[string]string{
+			skipped: withOptionalAbsent(map[string]string{
 				report.NameAblations: "ccn-features-per-stage/test group ccn/fps=1: none of 3 final runs complete (0 diverged, 3 pending or failed); " +
 					"ccn-features-per-stage/test group ccn/fps=2: none of 3 final runs complete (0 diverged, 3 pending or failed); and 4 more groups",
 				report.NameComputeMatched:  "study compute-matched-tbptt not in",

@@ -61,6 +61,13 @@ func TestRunBadInput(t *testing.T) {
 		{"config wrong type yaml", []string{"--config", wrongYAML}, "steps at line 1 is not a single value"},
 		{"config zero truncation", []string{"--config", zeroYAML}, "truncation must be positive"},
 		{"config missing", []string{"--config", filepath.Join(base, "none.json")}, "no such file"},
+		{"isi min above max", []string{"--isi-min", "12", "--isi-max", "8", "--iti-min", "30"}, "isi-min 12 is above isi-max 8"},
+		{"negative isi", []string{"--isi-min", "-4"}, "isi-min -4 must not be negative"},
+		{"iti too short to separate trials", []string{"--isi-min", "48", "--isi-max", "72", "--iti-min", "60", "--iti-max", "100"}, "isi-max 72 is above iti-min 60: trials would not be separated"},
+		{"iti min above max", []string{"--iti-min", "150"}, "iti-min 150 is above iti-max 120"},
+		{"negative distractors", []string{"--distractors", "-1"}, "distractors -1 must not be negative"},
+		{"isi on a pixel game", []string{"--env", "breakout", "--isi-min", "8"}, "isi-min 8 does not apply to env breakout"},
+		{"config iti too short", []string{"--config", write("iti.yaml", "isi-min: 8\nisi-max: 12\niti-min: 10\niti-max: 20\n")}, "isi-max 12 is above iti-min 10"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

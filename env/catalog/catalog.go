@@ -87,10 +87,14 @@ type Options struct {
 	Seed   uint64
 	Gamma  float64 // 0: Info.Gamma
 	Stream string  // the recorded file of atari
+	// Trace sets the trace patterning task's intervals and distractors
+	// (its Gamma is ignored: Gamma above is the discount); zero fields take
+	// the paper's values. Other streams ignore it.
+	Trace env.TraceConfig
 }
 
-// New returns the stream called name. Trace patterning takes the paper's
-// setting with opt.Gamma. A recorded stream is opened and checked (errors of
+// New returns the stream called name. Trace patterning takes opt.Trace
+// (zero fields: the paper's setting) with opt.Gamma. A recorded stream is opened and checked (errors of
 // atari.Open); close it with Close.
 func New(name string, opt Options) (env.Env, error) {
 	info, err := Lookup(name)
@@ -106,7 +110,12 @@ func New(name string, opt Options) (env.Env, error) {
 	}
 	switch name {
 	case TracePatterning:
-		return env.NewTracePatterning(env.TraceConfig{Gamma: gamma}, opt.Seed), nil
+		tc := opt.Trace
+		tc.Gamma = gamma
+		if err := tc.Validate(); err != nil {
+			return nil, err
+		}
+		return env.NewTracePatterning(tc, opt.Seed), nil
 	case Atari:
 		f, err := atari.Open(opt.Stream, gamma)
 		if err != nil {

@@ -36,6 +36,24 @@ func Tiny() sweep.Scale {
 	}
 }
 
+// DependencyTiny is the scale of the dependency-length study: Tiny over
+// 2,000 steps with the error window the whole run, so that every stream, at
+// every ISI up to 96-144 (a trial about every 500 steps), holds rewarded
+// trials and its return a positive variance to divide by; over the groups of
+// CCN, T-BPTT 15:4 and T-BPTT 30:2 (which has no ISI 8-12) only.
+func DependencyTiny() sweep.Scale {
+	sc := Tiny()
+	sc.Steps = 2000
+	sc.Set = map[string]any{"window": 2000, "log-every": 250}
+	for _, isi := range []string{"8-12", "24-36", "48-72", "96-144"} {
+		sc.Only = append(sc.Only, "ccn/isi="+isi, "tbptt-15:4/isi="+isi)
+		if isi != "8-12" {
+			sc.Only = append(sc.Only, "tbptt-30:2/isi="+isi)
+		}
+	}
+	return sc
+}
+
 // Stage says how far WriteStudy goes.
 type Stage int
 
@@ -48,7 +66,8 @@ const (
 
 // AllStudies are the studies of experiments/configs that figures reads.
 var AllStudies = []string{"main-comparison", "compute-matched-tbptt", "truncation-h10",
-	"normalization-ablation", "ccn-features-per-stage", "ccn-steps-per-stage", "online-gradients"}
+	"normalization-ablation", "ccn-features-per-stage", "ccn-steps-per-stage", "online-gradients",
+	"dependency-length"}
 
 // WriteStudy expands configs/STUDY.yaml at scale (added to the study under
 // the name Scale) into the results directory dir and computes its runs up to
@@ -120,11 +139,16 @@ func AtariTiny(only []string) sweep.Scale {
 	}
 }
 
-// WriteAll writes every study of AllStudies, complete, at Tiny scale, the
+// WriteAll writes every study of AllStudies, complete, at Tiny scale
+// (dependency-length at DependencyTiny), the
 // Atari studies at AtariTiny, and the truncation study's CSVs.
 func WriteAll(dir, configs string) error {
 	for _, s := range AllStudies {
-		if err := WriteStudy(dir, configs, s, Tiny(), Complete); err != nil {
+		sc := Tiny()
+		if s == "dependency-length" {
+			sc = DependencyTiny()
+		}
+		if err := WriteStudy(dir, configs, s, sc, Complete); err != nil {
 			return err
 		}
 	}
