@@ -202,7 +202,7 @@ func TestReadmeIsAFrontPage(t *testing.T) {
 	// The tests' command is make test (the Makefile's help and .ci/run call
 	// it too), within the first 40 lines.
 	head := strings.Join(strings.SplitN(string(b), "\n", 41)[:40], "\n")
-	if !regexp.MustCompile("(?m)^make test\\s").MatchString(head) || !strings.Contains(head, "make build") {
+	if !regexp.MustCompile(`(?m)^make test\s`).MatchString(head) || !strings.Contains(head, "make build") {
 		t.Error("README.md lacks `make build` and `make test` in its first 40 lines")
 	}
 	// Teeth: the bound catches an over-long or over-large text.

@@ -11,10 +11,6 @@ func rmspropFoldLanes(theta, u, v, t []float64, s, alpha, b, eps, d, c float64) 
 	panic(unreachable)
 }
 
-const eightLanes = false
-
-const wideRMSProp = false
-
 func sigmoidLanes(dst, src []float64)                      { panic(unreachable) }
 func tanhLanes(dst, src []float64)                         { panic(unreachable) }
 func expLanes(dst, src []float64)                          { panic(unreachable) }
