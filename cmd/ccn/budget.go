@@ -226,5 +226,6 @@ func printMatched(stdout io.Writer, budget, inputs int, truncations []int, perSt
 // not cover (the dense LSTM learned by exact RTRL, SnAp-1 or UORO, and the
 // linear control).
 func noPaperModel(m arch.Method) bool {
-	return m == arch.MethodRTRL || m == arch.MethodSnAp1 || m == arch.MethodUORO || m == arch.MethodLinear
+	info, _ := arch.Info(m)
+	return !info.PaperModel
 }
