@@ -114,6 +114,15 @@ func budgetConfig(m arch.Method, set map[string]bool, hidden, truncation, featur
 			}
 		}
 	default:
+		if m.Family() == arch.FamilyOther { // registered (arch.Register): its Ops reads Inputs and Hidden
+			for _, f := range []string{"truncation", "features", "features-per-stage", "no-out-bias"} {
+				if set[f] {
+					return c, badInput("method %s takes --inputs and --hidden only, not --%s", m, f)
+				}
+			}
+			c.Features = hidden
+			return c, nil
+		}
 		return c, badInput("unknown method %q (want tbptt, columnar, constructive, ccn, rtu, rtu-linear, rtrl, snap1, uoro or linear)", m)
 	}
 	return c, nil
