@@ -118,7 +118,8 @@ var registry = struct {
 
 // Register adds a method to the registry: from then on it is Known, listed
 // by Methods, and the command line, experiments, figures and budget tables
-// accept it. A method of FamilyOther needs New and Ops. Register panics if
+// accept it. A method of FamilyOther needs New and Ops, and is exempt from
+// the run-time gate (its reason in Exempt). Register panics if
 // the method is already registered or the entry is incomplete. The returned
 // function removes the entry again (for tests).
 func Register(info MethodInfo) (unregister func()) {
@@ -133,7 +134,9 @@ func Register(info MethodInfo) (unregister func()) {
 		panic(fmt.Sprintf("arch: Register %s: family %q (a registered method is FamilyOther; the built-in families are built by their packages)", info.Method, info.Family))
 	case info.New == nil || info.Ops == nil:
 		panic(fmt.Sprintf("arch: Register %s: a method of FamilyOther needs New and Ops", info.Method))
-	case info.Gate == GateExempt && info.Exempt == "":
+	case info.Gate != GateExempt:
+		panic(fmt.Sprintf("arch: Register %s: the run-time gate checks the built-in families only: exempt it (GateExempt, with the reason in Exempt)", info.Method))
+	case info.Exempt == "":
 		panic(fmt.Sprintf("arch: Register %s: exempt from the gate without a reason", info.Method))
 	}
 	registry.Lock()

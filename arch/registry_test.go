@@ -98,6 +98,7 @@ func TestFamilyPredicates(t *testing.T) {
 func TestRegister(t *testing.T) {
 	valid := func() MethodInfo {
 		return MethodInfo{Method: "toy", Family: FamilyOther, Label: "Toy", Color: color.RGBA{R: 1, A: 0xFF},
+			Gate: GateExempt, Exempt: "a test",
 			New: func(Spec) (Engine, Head) { return nil, Head{} },
 			Ops: func(Spec) (int, bool) { return 1, true }}
 	}
@@ -112,7 +113,8 @@ func TestRegister(t *testing.T) {
 		{"built-in family", func(i *MethodInfo) { i.Family = FamilyDense }, "arch: Register toy: family \"dense\""},
 		{"no constructor", func(i *MethodInfo) { i.New = nil }, "arch: Register toy: a method of FamilyOther needs New and Ops"},
 		{"no count", func(i *MethodInfo) { i.Ops = nil }, "arch: Register toy: a method of FamilyOther needs New and Ops"},
-		{"exempt without reason", func(i *MethodInfo) { i.Gate = GateExempt }, "arch: Register toy: exempt from the gate without a reason"},
+		{"gated", func(i *MethodInfo) { i.Gate = GateChecked }, "arch: Register toy: the run-time gate checks the built-in families only"},
+		{"exempt without reason", func(i *MethodInfo) { i.Exempt = "" }, "arch: Register toy: exempt from the gate without a reason"},
 		{"taken name", func(i *MethodInfo) { i.Method = MethodCCN }, "arch: Register: method ccn already registered"},
 	}
 	for _, tc := range tests {

@@ -13,9 +13,9 @@ import (
 // the sizes its family has.
 func TestMethodLabel(t *testing.T) {
 	unregister := arch.Register(arch.MethodInfo{Method: "toy", Family: arch.FamilyOther, Label: "Toy",
-		Color: color.RGBA{R: 1, A: 0xFF},
-		New:   func(arch.Spec) (arch.Engine, arch.Head) { return nil, arch.Head{} },
-		Ops:   func(arch.Spec) (int, bool) { return 1, true }})
+		Color: color.RGBA{R: 1, A: 0xFF}, Gate: arch.GateExempt, Exempt: "a test",
+		New: func(arch.Spec) (arch.Engine, arch.Head) { return nil, arch.Head{} },
+		Ops: func(arch.Spec) (int, bool) { return 1, true }})
 	defer unregister()
 	tests := []struct {
 		c    experiments.RunConfig
