@@ -25,4 +25,10 @@
 //
 // Network describes Columnar, Constructive and CCN networks (paper §3) as stages of
 // columns; see network.go for its two flat vectors (frozen and learnable).
+//
+// The registry of methods (registry.go) holds what the rest of the module
+// knows about each learning method (Method) besides its engine: its family,
+// legend label, colour, whether the paper's compute model counts it, how the
+// run-time gate covers it, and for a learner added with Register its
+// constructor and operation count (docs/extending.md, "Add a learner").
 package arch

@@ -26,35 +26,34 @@ const (
 	MethodRTULinear Method = "rtu-linear"
 )
 
-// Methods returns every method, in the order the documentation lists them.
+// Methods returns every registered method: the built-in ones in the order
+// the documentation lists them, then those added by Register.
 func Methods() []Method {
-	return []Method{MethodCCN, MethodColumnar, MethodConstructive, MethodTBPTT, MethodRTRL, MethodSnAp1, MethodUORO, MethodLinear, MethodRTU, MethodRTULinear}
+	registry.RLock()
+	defer registry.RUnlock()
+	ms := make([]Method, len(registry.entries))
+	for i, e := range registry.entries {
+		ms[i] = e.Method
+	}
+	return ms
 }
 
 // Known reports whether m is one of Methods.
 func (m Method) Known() bool {
-	for _, k := range Methods() {
-		if m == k {
-			return true
-		}
-	}
-	return false
+	_, ok := Info(m)
+	return ok
 }
 
 // IsRTU reports whether m learns a layer of Recurrent Trace Units (RTU).
-func (m Method) IsRTU() bool { return m == MethodRTU || m == MethodRTULinear }
+func (m Method) IsRTU() bool { return m.Family() == FamilyRTU }
 
 // Networked reports whether m learns a Network of columns (Columnar,
 // Constructive, CCN) rather than a dense LSTM.
-func (m Method) Networked() bool {
-	return m == MethodCCN || m == MethodColumnar || m == MethodConstructive
-}
+func (m Method) Networked() bool { return m.Family() == FamilyNetwork }
 
 // Dense reports whether m learns a dense LSTM (T-BPTT, RTRL, SnAp-1, UORO).
-func (m Method) Dense() bool {
-	return m == MethodTBPTT || m == MethodRTRL || m == MethodSnAp1 || m == MethodUORO
-}
+func (m Method) Dense() bool { return m.Family() == FamilyDense }
 
 // Normalized reports whether m has the online normalization settings: the
 // networks normalize their features, Linear its inputs.
-func (m Method) Normalized() bool { return m.Networked() || m == MethodLinear }
+func (m Method) Normalized() bool { return m.Networked() || m.Family() == FamilyLinear }

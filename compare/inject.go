@@ -92,8 +92,12 @@ func (in Injection) Backward() backward.Defect {
 // AppliesTo reports whether in changes the engine of method m so that the
 // gate of a run of m must refuse it. InjectAsymmetricUORO changes UORO's random
 // estimate, which the gate does not check: it applies to no run (ccn verify's
-// statistical UORO rows refuse it).
+// statistical UORO rows refuse it). No injection changes the engine of a
+// method added with arch.Register.
 func (in Injection) AppliesTo(m arch.Method) bool {
+	if f := m.Family(); f == "" || f == arch.FamilyOther {
+		return false // an unknown or registered method: its engine is its own
+	}
 	switch in {
 	case InjectDropRecurrentTerm:
 		return m != arch.MethodTBPTT && m != arch.MethodUORO && m != arch.MethodLinear

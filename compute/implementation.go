@@ -9,11 +9,7 @@ import (
 // Dense reports whether c is a dense LSTM (tbptt, rtrl, snap1, uoro), whose
 // Features are its hidden units and which may have an output bias.
 func (c Config) Dense() bool {
-	switch c.Method {
-	case arch.MethodTBPTT, arch.MethodRTRL, arch.MethodSnAp1, arch.MethodUORO:
-		return true
-	}
-	return false
+	return c.Method.Dense()
 }
 
 // Implementation returns this module's exact count of arithmetic operations
@@ -22,8 +18,18 @@ func (c Config) Dense() bool {
 // networks in their last stage (the most expensive one), normalization on,
 // dense LSTMs with the output bias b_out unless c.NoOutBias, the linear
 // control with its inputs normalized (Features unused). It returns false
-// when c has no count (a size or k out of range, an unknown method).
+// when c has no count (a size or k out of range, an unknown method). A method
+// added with arch.Register is counted by its entry's Ops, with Features as
+// both Hidden and Features.
 func (c Config) Implementation() (int, bool) {
+	if info, ok := arch.Info(c.Method); ok && info.Family == arch.FamilyOther {
+		if c.Inputs < 1 {
+			return 0, false
+		}
+		return info.Ops(arch.Spec{Inputs: c.Inputs, Hidden: c.Features, Features: c.Features,
+			FeaturesPerStage: c.PerStage, Truncation: c.Truncation, OutBias: !c.NoOutBias,
+			Norm: arch.Normalization{Enabled: true}})
+	}
 	if c.Method == arch.MethodLinear && c.Inputs >= 1 {
 		// Features do not apply: the control reads the inputs alone.
 		return forward.NewLinear(arch.Linear{Inputs: c.Inputs, Norm: arch.Normalization{Enabled: true}}).OpsPerStep(), true

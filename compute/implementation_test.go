@@ -61,3 +61,12 @@ func TestImplementationLinear(t *testing.T) {
 	assert.Equal(t, 14*275, n)
 	assert.False(t, Config{Method: arch.MethodLinear}.Dense())
 }
+
+// Every method of the registry has an implementation count.
+func TestEveryMethodCounted(t *testing.T) {
+	for _, m := range arch.Methods() {
+		n, ok := Config{Method: m, Inputs: 12, Features: 4, PerStage: 2, Truncation: 3}.Implementation()
+		assert.True(t, ok, "%s has no count", m)
+		assert.Positive(t, n, "%s", m)
+	}
+}

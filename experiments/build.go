@@ -99,6 +99,17 @@ func (c RunConfig) norm() arch.Normalization {
 	return arch.Normalization{Enabled: !c.NoNorm, Decay: c.NormDecay, Epsilon: c.Epsilon}
 }
 
+// Spec returns the settings of r that size its learner, for a method's
+// registered constructor (arch.MethodInfo.New), with inputs raw inputs.
+func (r Resolved) Spec(inputs int) arch.Spec {
+	c := r.c
+	return arch.Spec{
+		Inputs: inputs, Seed: learnerSeed(c.Seed), Hidden: c.Hidden,
+		Features: c.Features, FeaturesPerStage: c.FeaturesPerStage, StepsPerStage: c.StepsPerStage,
+		Truncation: c.Truncation, OutBias: !c.NoOutBias, FanInInit: c.FanInInit, Norm: c.norm(),
+	}
+}
+
 // NewLearner returns the learner of r for inputs
 // raw inputs, its parameter layout, and its optimizer. Columns start from
 // U(−s, s) with s = forward.DefaultInitScale; dense LSTM cell parameters
@@ -111,17 +122,24 @@ func (c RunConfig) norm() arch.Normalization {
 // An RTU layer draws ν^log and θ^log as the authors' code does (|λ| uniform
 // in [0, 1), phase uniform in (0, 2π]: forward.InitRTU), W_1 and W_2 from
 // U(−s, s), s = forward.DefaultInitScale, and w_out = 0, b_out = 0.
+//
+// A method added with arch.Register is built by its entry's New, from Spec.
 func (r Resolved) NewLearner(inputs int) (arch.Engine, Layout, Optimizer) {
 	c := r.c
 	seed := learnerSeed(c.Seed)
 	var l arch.Engine
 	var layout Layout
-	switch c.Method {
-	case arch.MethodLinear:
+	info, _ := arch.Info(c.Method)
+	switch info.Family {
+	case arch.FamilyOther:
+		var h arch.Head
+		l, h = info.New(r.Spec(inputs))
+		layout = Layout{Size: l.NumParams(), HeadStart: h.Start, HeadEnd: h.End, Features: h.Features}
+	case arch.FamilyLinear:
 		shape, _ := r.Linear(inputs)
 		l = forward.NewLinear(shape)
 		layout = Layout{Size: shape.NumParams(), HeadStart: shape.NumParams(), HeadEnd: shape.NumParams(), Features: 1}
-	case arch.MethodTBPTT, arch.MethodRTRL, arch.MethodSnAp1, arch.MethodUORO:
+	case arch.FamilyDense:
 		shape, _ := r.Dense(inputs)
 		switch c.Method {
 		case arch.MethodTBPTT:
@@ -143,7 +161,7 @@ func (r Resolved) NewLearner(inputs int) (arch.Engine, Layout, Optimizer) {
 			p[i] = scale * (2*rng.Float64() - 1)
 		}
 		layout = DenseLayout(shape)
-	case arch.MethodRTU, arch.MethodRTULinear:
+	case arch.FamilyRTU:
 		shape, _ := r.RTU(inputs)
 		e := forward.NewRTU(shape)
 		rng := rand.New(rand.NewPCG(seed, 0))
@@ -154,7 +172,7 @@ func (r Resolved) NewLearner(inputs int) (arch.Engine, Layout, Optimizer) {
 		forward.InitRTU(shape, p, 0, 1, func() float64 { return 1 - rng.Float64() })
 		l = e
 		layout = RTULayout(shape)
-	default:
+	case arch.FamilyNetwork:
 		n := forward.NewNetwork(forward.NetworkConfig{
 			Inputs:           inputs,
 			FeaturesPerStage: c.FeaturesPerStage,
@@ -165,6 +183,8 @@ func (r Resolved) NewLearner(inputs int) (arch.Engine, Layout, Optimizer) {
 		})
 		l = n
 		layout = NetworkLayout(n.Topology())
+	default:
+		panic(fmt.Sprintf("experiments: method %s has no entry in the registry of methods (arch.Register)", c.Method))
 	}
 	var opt Optimizer
 	switch c.Optimizer {

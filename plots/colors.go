@@ -9,26 +9,18 @@ import (
 	"github.com/ccn-go/ccn/arch"
 )
 
-// methodColors is the one colour of each method in every figure (the
-// Okabe–Ito palette, readable by colour-blind readers).
-var methodColors = map[arch.Method]color.RGBA{
-	arch.MethodCCN:          {R: 0x00, G: 0x72, B: 0xB2, A: 0xFF}, // blue
-	arch.MethodColumnar:     {R: 0x00, G: 0x9E, B: 0x73, A: 0xFF}, // bluish green
-	arch.MethodConstructive: {R: 0xCC, G: 0x79, B: 0xA7, A: 0xFF}, // reddish purple
-	arch.MethodTBPTT:        {R: 0xD5, G: 0x5E, B: 0x00, A: 0xFF}, // vermillion
-	arch.MethodRTRL:         {R: 0x55, G: 0x55, B: 0x55, A: 0xFF}, // dark grey
-	arch.MethodSnAp1:        {R: 0xE6, G: 0x9F, B: 0x00, A: 0xFF}, // orange
-	arch.MethodUORO:         {R: 0x56, G: 0xB4, B: 0xE9, A: 0xFF}, // sky blue
-	arch.MethodLinear:       {R: 0x00, G: 0x00, B: 0x00, A: 0xFF}, // black: the memoryless control
-	arch.MethodRTU:          {R: 0x8C, G: 0x56, B: 0x3C, A: 0xFF}, // brown
-	arch.MethodRTULinear:    {R: 0xB8, G: 0x86, B: 0x0B, A: 0xFF}, // dark goldenrod
+// methodColor returns the one colour of method m in every figure, from its
+// entry in the registry of methods (arch.Info).
+func methodColor(m arch.Method) (color.RGBA, bool) {
+	info, ok := arch.Info(m)
+	return info.Color, ok
 }
 
 // Methods returns the method names with a colour, sorted.
 func Methods() []string {
-	names := make([]string, 0, len(methodColors))
-	for n := range methodColors {
-		names = append(names, string(n))
+	var names []string
+	for _, m := range arch.Methods() {
+		names = append(names, string(m))
 	}
 	sort.Strings(names)
 	return names
@@ -50,9 +42,9 @@ func normalizeMethod(s string) string {
 // or with case and punctuation ignored ("T-BPTT" is TBPTT). It returns an
 // error for an unknown method.
 func MethodColor(method string) (color.RGBA, error) {
-	c, ok := methodColors[arch.Method(strings.ToLower(method))]
+	c, ok := methodColor(arch.Method(strings.ToLower(method)))
 	if !ok {
-		c, ok = methodColors[arch.Method(normalizeMethod(method))]
+		c, ok = methodColor(arch.Method(normalizeMethod(method)))
 	}
 	if !ok {
 		return color.RGBA{}, fmt.Errorf("plots: unknown method %q (want one of %s)", method, strings.Join(Methods(), ", "))
@@ -98,7 +90,7 @@ func translucent(c color.RGBA, a uint8) color.RGBA {
 // methodKey returns the name of a method with a colour (MethodColor knows
 // it): the method in lower case ("snap1"), else normalized ("T-BPTT").
 func methodKey(m string) string {
-	if _, ok := methodColors[arch.Method(strings.ToLower(m))]; ok {
+	if _, ok := methodColor(arch.Method(strings.ToLower(m))); ok {
 		return strings.ToLower(m)
 	}
 	return normalizeMethod(m)
@@ -121,9 +113,18 @@ func assignColors(fig string, methods []string) ([]color.RGBA, error) {
 	out := make([]color.RGBA, len(methods))
 	for i, m := range methods {
 		nm := methodKey(m)
-		base := methodColors[arch.Method(nm)]
+		base, _ := methodColor(arch.Method(nm))
 		out[i] = Shade(base, seen[nm], count[nm])
 		seen[nm]++
 	}
 	return out, nil
+}
+
+// mustColor is methodColor for a built-in method.
+func mustColor(m arch.Method) color.RGBA {
+	c, ok := methodColor(m)
+	if !ok {
+		panic(fmt.Sprintf("plots: method %s has no entry in the registry", m))
+	}
+	return c
 }

@@ -8,6 +8,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/ccn-go/ccn/arch"
 )
 
 // NormalizedLabel is the y-axis label of NormalizedErrors panels.
@@ -58,7 +60,7 @@ func NormalizedErrors(title, xLabel, one string, points []Point) (*plot.Plot, er
 	// One empty slot on the right holds the reference line's label, which
 	// would otherwise hide the last point.
 	p.X.Min, p.X.Max = -0.5, float64(len(points))+0.5
-	ref := Reference{Label: one, Value: 1, Color: methodColors["tbptt"], Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}
+	ref := Reference{Label: one, Value: 1, Color: mustColor(arch.MethodTBPTT), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}
 	if err := addReferences(p, title, []Reference{ref}); err != nil {
 		return nil, err
 	}

@@ -48,31 +48,23 @@ const (
 	NameStream         = "stream"
 )
 
-// methodLabel is the legend text of a configuration's method.
+// methodLabel is the legend text of a configuration's method: its label in
+// the registry of methods (arch.Info), then its size per family.
 func methodLabel(c experiments.RunConfig) string {
-	switch c.Method {
-	case arch.MethodCCN:
-		return "CCN"
-	case arch.MethodColumnar:
-		return "Columnar"
-	case arch.MethodConstructive:
-		return "Constructive"
-	case arch.MethodTBPTT:
-		return fmt.Sprintf("T-BPTT k=%d, H=%d", c.Truncation, c.Hidden)
-	case arch.MethodRTRL:
-		return fmt.Sprintf("RTRL H=%d", c.Hidden)
-	case arch.MethodSnAp1:
-		return fmt.Sprintf("SnAp-1 H=%d", c.Hidden)
-	case arch.MethodUORO:
-		return fmt.Sprintf("UORO H=%d", c.Hidden)
-	case arch.MethodLinear:
-		return "Linear (no memory)"
-	case arch.MethodRTU:
-		return fmt.Sprintf("RTU n=%d", c.Hidden)
-	case arch.MethodRTULinear:
-		return fmt.Sprintf("linear RTU n=%d", c.Hidden)
+	info, ok := arch.Info(c.Method)
+	if !ok {
+		return string(c.Method)
 	}
-	return string(c.Method)
+	switch info.Family {
+	case arch.FamilyDense:
+		if s, _ := experiments.Lookup("truncation"); s.Applies(c.Method) { // T-BPTT
+			return fmt.Sprintf("%s k=%d, H=%d", info.Label, c.Truncation, c.Hidden)
+		}
+		return fmt.Sprintf("%s H=%d", info.Label, c.Hidden)
+	case arch.FamilyRTU:
+		return fmt.Sprintf("%s n=%d", info.Label, c.Hidden)
+	}
+	return info.Label
 }
 
 // runText describes the runs of g: scale, steps and the error window.

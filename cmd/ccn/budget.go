@@ -76,8 +76,8 @@ func runBudget(args []string, stdout, stderr io.Writer) error {
 // budgetConfig checks the flags of one configuration.
 func budgetConfig(m arch.Method, set map[string]bool, hidden, truncation, features, perStage, inputs int) (compute.Config, error) {
 	c := compute.Config{Method: m, Inputs: inputs}
-	switch m {
-	case arch.MethodTBPTT:
+	switch f := m.Family(); {
+	case m == arch.MethodTBPTT:
 		if set["features"] || set["features-per-stage"] {
 			return c, badInput("method tbptt takes --hidden and --truncation, not --features or --features-per-stage")
 		}
@@ -85,7 +85,7 @@ func budgetConfig(m arch.Method, set map[string]bool, hidden, truncation, featur
 			return c, badInput("method tbptt needs --hidden ≥ 1 and --truncation ≥ 1, got %d and %d", hidden, truncation)
 		}
 		c.Features, c.Truncation = hidden, truncation
-	case arch.MethodRTRL, arch.MethodSnAp1, arch.MethodUORO, arch.MethodRTU, arch.MethodRTULinear:
+	case f == arch.FamilyDense || f == arch.FamilyRTU:
 		if set["features"] || set["features-per-stage"] || set["truncation"] {
 			return c, badInput("method %s takes --hidden, not --features, --features-per-stage or --truncation", m)
 		}
@@ -93,7 +93,7 @@ func budgetConfig(m arch.Method, set map[string]bool, hidden, truncation, featur
 			return c, badInput("method %s needs --hidden ≥ 1, got %d", m, hidden)
 		}
 		c.Features = hidden
-	case arch.MethodColumnar, arch.MethodConstructive, arch.MethodCCN:
+	case f == arch.FamilyNetwork:
 		if set["hidden"] || set["truncation"] {
 			return c, badInput("method %s takes --features, not --hidden or --truncation", m)
 		}
@@ -107,12 +107,19 @@ func budgetConfig(m arch.Method, set map[string]bool, hidden, truncation, featur
 		if m == arch.MethodCCN {
 			c.PerStage = perStage
 		}
-	case arch.MethodLinear:
+	case f == arch.FamilyLinear:
 		for _, f := range []string{"hidden", "truncation", "features", "features-per-stage", "no-out-bias"} {
 			if set[f] {
 				return c, badInput("method linear takes --inputs only, not --%s", f)
 			}
 		}
+	case f == arch.FamilyOther: // registered (arch.Register): its Ops reads Inputs and Hidden
+		for _, f := range []string{"truncation", "features", "features-per-stage", "no-out-bias"} {
+			if set[f] {
+				return c, badInput("method %s takes --inputs and --hidden only, not --%s", m, f)
+			}
+		}
+		c.Features = hidden
 	default:
 		return c, badInput("unknown method %q (want tbptt, columnar, constructive, ccn, rtu, rtu-linear, rtrl, snap1, uoro or linear)", m)
 	}
@@ -142,16 +149,16 @@ func joinInts(v []int) string {
 func printConfig(stdout io.Writer, c compute.Config) error {
 	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(w, "method\t%s\n", c.Method)
-	switch c.Method {
-	case arch.MethodTBPTT:
+	switch f := c.Method.Family(); {
+	case c.Method == arch.MethodTBPTT:
 		fmt.Fprintf(w, "hidden\t%d\ntruncation\t%d\n", c.Features, c.Truncation)
-	case arch.MethodCCN:
+	case c.Method == arch.MethodCCN:
 		fmt.Fprintf(w, "features\t%d\nfeatures per stage\t%d\n", c.Features, c.PerStage)
-	case arch.MethodRTRL, arch.MethodSnAp1, arch.MethodUORO:
+	case f == arch.FamilyDense:
 		fmt.Fprintf(w, "hidden\t%d\n", c.Features)
-	case arch.MethodRTU, arch.MethodRTULinear:
+	case f == arch.FamilyRTU:
 		fmt.Fprintf(w, "units\t%d (%d features)\n", c.Features, 2*c.Features)
-	case arch.MethodLinear:
+	case f == arch.FamilyLinear:
 	default:
 		fmt.Fprintf(w, "features\t%d\n", c.Features)
 	}
@@ -226,5 +233,6 @@ func printMatched(stdout io.Writer, budget, inputs int, truncations []int, perSt
 // not cover (the dense LSTM learned by exact RTRL, SnAp-1 or UORO, and the
 // linear control).
 func noPaperModel(m arch.Method) bool {
-	return m == arch.MethodRTRL || m == arch.MethodSnAp1 || m == arch.MethodUORO || m == arch.MethodLinear
+	info, _ := arch.Info(m)
+	return !info.PaperModel
 }
