@@ -88,17 +88,8 @@ func (r *Reference) Linear(shape arch.Linear, theta []float64, xs [][]float64, a
 		if err := run(lr.vm); err != nil {
 			return nil, nil, err
 		}
-		out, err := lr.g.Outputs()
-		if err != nil {
-			return nil, nil, fmt.Errorf("reference: %w", err)
-		}
-		copy(ys[lo:hi], out)
-		g, err := lr.g.Gradient()
-		if err != nil {
-			return nil, nil, fmt.Errorf("reference: %w", err)
-		}
-		for k, v := range g {
-			grad[k] += v
+		if err := collectWindow(lr.g, ys[lo:hi], grad); err != nil {
+			return nil, nil, err
 		}
 	}
 	return ys, grad, nil

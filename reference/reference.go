@@ -134,17 +134,8 @@ func (r *Reference) window(shape arch.Dense, params, h0, c0 []float64, xs [][]fl
 		if err := run(dr.vm); err != nil {
 			return nil, nil, err
 		}
-		out, err := dr.g.Outputs()
-		if err != nil {
-			return nil, nil, fmt.Errorf("reference: %w", err)
-		}
-		copy(ys[lo:hi], out)
-		g, err := dr.g.Gradient()
-		if err != nil {
-			return nil, nil, fmt.Errorf("reference: %w", err)
-		}
-		for k, v := range g {
-			grad[k] += v
+		if err := collectWindow(dr.g, ys[lo:hi], grad); err != nil {
+			return nil, nil, err
 		}
 		if lh, lc, err = dr.g.StateGradient(); err != nil {
 			return nil, nil, fmt.Errorf("reference: %w", err)
@@ -290,17 +281,8 @@ func (r *Reference) NetworkFrom(top arch.Network, frozen, learnable []float64, s
 		if err := run(nr.vm); err != nil {
 			return nil, nil, err
 		}
-		out, err := nr.g.Outputs()
-		if err != nil {
-			return nil, nil, fmt.Errorf("reference: %w", err)
-		}
-		copy(ys[lo:hi], out)
-		g, err := nr.g.Gradient()
-		if err != nil {
-			return nil, nil, fmt.Errorf("reference: %w", err)
-		}
-		for k, v := range g {
-			grad[k] += v
+		if err := collectWindow(nr.g, ys[lo:hi], grad); err != nil {
+			return nil, nil, err
 		}
 		if lh, lc, err = nr.g.StateGradient(); err != nil {
 			return nil, nil, fmt.Errorf("reference: %w", err)
@@ -321,4 +303,30 @@ func (r *Reference) networkGraph(top arch.Network, steps int) (*networkRun, erro
 	nr := &networkRun{g: g, vm: newMachine(g.Graph, append(append(gorgonia.Nodes(nil), g.Y...), g.Grads...))}
 	r.network[key] = nr
 	return nr, nil
+}
+
+// windowGraph is an unrolled graph after a run: its predictions over the
+// window and the gradient of the window's objective.
+type windowGraph interface {
+	Outputs() ([]float64, error)
+	Gradient() ([]float64, error)
+}
+
+// collectWindow copies the window's predictions into ys (one per step) and
+// adds its gradient into grad: the objective of a chunked trajectory is the
+// sum of its windows'.
+func collectWindow(g windowGraph, ys, grad []float64) error {
+	out, err := g.Outputs()
+	if err != nil {
+		return fmt.Errorf("reference: %w", err)
+	}
+	copy(ys, out)
+	gw, err := g.Gradient()
+	if err != nil {
+		return fmt.Errorf("reference: %w", err)
+	}
+	for k, v := range gw {
+		grad[k] += v
+	}
+	return nil
 }
