@@ -29,17 +29,7 @@ scales:
 // final errors and return variances of outcomes, by group and candidate.
 func acrossResults(t *testing.T, outcomes map[string][2][2]Outcome) *Results {
 	t.Helper()
-	var groups []Group
-	for _, env := range []struct{ label, lambda string }{{"a", "0.9"}, {"b", "0.5"}} {
-		s, err := Parse([]byte(strings.Replace(acrossStudy, "name: across\n", "name: across\nbase: {lambda: "+env.lambda+"}\n", 1)))
-		require.NoError(t, err)
-		p, err := s.Plan("s")
-		require.NoError(t, err)
-		for _, g := range p.Groups {
-			g.Env, g.Name = env.label, g.Family+"@"+env.label
-			groups = append(groups, g)
-		}
-	}
+	groups := twoEnvGroups(t, acrossStudy)
 	p := Plan{Study: "across", Scale: "s", SweepSeeds: Seeds{0, 1}, FinalSeeds: Seeds{5, 6}, Selection: AcrossEnvs, Groups: groups}
 	r := &Results{outcomes: map[string]Outcome{}, Plans: []Plan{p}}
 	for g, grp := range p.Groups {

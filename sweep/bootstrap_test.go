@@ -27,17 +27,7 @@ scales:
 // have the errors and return variances of outcomes.
 func bootResults(t *testing.T, outcomes map[string][3]Outcome) *Results {
 	t.Helper()
-	var groups []Group
-	for _, env := range []struct{ label, lambda string }{{"a", "0.9"}, {"b", "0.5"}} {
-		s, err := Parse([]byte(strings.Replace(bootStudy, "name: boot\n", "name: boot\nbase: {lambda: "+env.lambda+"}\n", 1)))
-		require.NoError(t, err)
-		p, err := s.Plan("s")
-		require.NoError(t, err)
-		for _, g := range p.Groups {
-			g.Env, g.Name = env.label, g.Family+"@"+env.label
-			groups = append(groups, g)
-		}
-	}
+	groups := twoEnvGroups(t, bootStudy)
 	p := Plan{Study: "boot", Scale: "s", FinalSeeds: Seeds{5, 6, 7}, Groups: groups}
 	r := &Results{outcomes: map[string]Outcome{}, Plans: []Plan{p}}
 	for g, grp := range p.Groups {

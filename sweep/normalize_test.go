@@ -27,13 +27,14 @@ scales:
   s: {steps: 100, final-seeds: 5-6}
 `
 
-// normResults is a plan over two environments a and b (trace patterning with
-// two λ, so that their runs differ) with the final errors of the hand-computed
-// table of TestNormalize.
-func normResults(t *testing.T) *Results {
+// twoEnvGroups plans study at scale s on two environments a and b (trace
+// patterning with λ 0.9 and 0.5, so that their runs differ), its groups named
+// GROUP@a and GROUP@b as a study with envs names them.
+func twoEnvGroups(t *testing.T, study string) []Group {
+	t.Helper()
 	var groups []Group
 	for _, env := range []struct{ label, lambda string }{{"a", "0.9"}, {"b", "0.5"}} {
-		s, err := Parse([]byte(strings.Replace(normStudy, "name: norm\n", "name: norm\nbase: {lambda: "+env.lambda+"}\n", 1)))
+		s, err := Parse([]byte(strings.Replace(study, "\n", "\nbase: {lambda: "+env.lambda+"}\n", 1)))
 		require.NoError(t, err)
 		p, err := s.Plan("s")
 		require.NoError(t, err)
@@ -42,6 +43,14 @@ func normResults(t *testing.T) *Results {
 			groups = append(groups, g)
 		}
 	}
+	return groups
+}
+
+// normResults is a plan over two environments a and b (trace patterning with
+// two λ, so that their runs differ) with the final errors of the hand-computed
+// table of TestNormalize.
+func normResults(t *testing.T) *Results {
+	groups := twoEnvGroups(t, normStudy)
 	p := Plan{Study: "norm", Scale: "s", FinalSeeds: Seeds{5, 6}, Groups: groups}
 	r := &Results{outcomes: map[string]Outcome{}, Plans: []Plan{p}}
 	done := func(e float64) Outcome {
