@@ -57,20 +57,84 @@ type Head struct {
 	Start, End, Features int
 }
 
+// Size is a setting that sizes a method, named by its key in run settings and
+// flags (Flag).
+type Size string
+
+// The sizes of the built-in methods.
+const (
+	SizeHidden     Size = "hidden"             // Spec.Hidden: a dense LSTM's units H
+	SizeTraceUnits Size = "trace-units"        // Spec.Hidden: an RTU layer's trace units n (two features each)
+	SizeTruncation Size = "truncation"         // Spec.Truncation: T-BPTT's window k
+	SizeFeatures   Size = "features"           // Spec.Features: a network's columns
+	SizePerStage   Size = "features-per-stage" // Spec.FeaturesPerStage: columns a stage adds, u
+)
+
+// Flag is the run setting and flag that gives z: "hidden" for both hidden
+// units and trace units.
+func (z Size) Flag() string {
+	if z == SizeTraceUnits {
+		return string(SizeHidden)
+	}
+	return string(z)
+}
+
+// Of returns z's value in s.
+func (z Size) Of(s Spec) int {
+	switch z {
+	case SizeHidden, SizeTraceUnits:
+		return s.Hidden
+	case SizeTruncation:
+		return s.Truncation
+	case SizeFeatures:
+		return s.Features
+	case SizePerStage:
+		return s.FeaturesPerStage
+	}
+	panic(fmt.Sprintf("arch: unknown size %q", string(z)))
+}
+
+// Count is an operation count per step (+, −, ×, ÷ one each) of a method
+// sized by s, or false when s has none (a size out of range).
+type Count func(s Spec) (int, bool)
+
 // MethodInfo is a method's entry in the registry of methods: everything the
 // command line, the experiments, the budget tables, the gate and the figures
 // need to know about it besides its engine.
 type MethodInfo struct {
 	Method Method
 	Family Family
-	// Label is the legend text of the method in figures ("T-BPTT"); sizes
-	// are appended per family.
+	// Label is the method's name in figures and tables ("T-BPTT").
 	Label string
+	// Legend is the legend text of the method sized by s ("T-BPTT k=15,
+	// H=4"); nil: Label.
+	Legend func(s Spec) string
+	// Short is the legend text on a crowded axis ("T-BPTT 15:4"); nil:
+	// Legend.
+	Short func(s Spec) string
 	// Color is the method's one colour in every figure.
 	Color color.RGBA
+	// Sizes are the settings that size the method, in the order tables
+	// print them: the flags ccn budget takes for it and the fields of Spec
+	// its counts read (besides Inputs).
+	Sizes []Size
+	// PerStage is the number of features a network learns per stage
+	// (Columnar: all of them; Constructive: 1; CCN: FeaturesPerStage); nil
+	// for a method that is not a network of stages.
+	PerStage func(s Spec) int
+	// Stochastic reports whether the method's gradient is a random estimate
+	// (UORO): figures draw its spread over draws.
+	Stochastic bool
 	// PaperModel reports whether the paper's compute model (Appendix A.7)
-	// counts the method's operations.
+	// counts the method's operations; then PaperOps is that count.
 	PaperModel bool
+	PaperOps   Count
+	// Ops is the implementation's exact count of operations per step (the
+	// forward pass and the gradient, a network in its last stage,
+	// normalization on), as the engine's OpsPerStep reports it. A
+	// registered method gives its own; the built-in methods' are attached
+	// by package compute (CountBuiltin), which imports their engines.
+	Ops Count
 	// Gate is how the run-time gate covers the method; Exempt says why when
 	// it does not.
 	Gate   GateCoverage
@@ -79,35 +143,83 @@ type MethodInfo struct {
 	// built by experiments.Resolved.NewLearner): the engine, with its
 	// parameters initialized, and where its head lies.
 	New func(s Spec) (Engine, Head)
-	// Ops is the exact count of arithmetic operations per step (FamilyOther
-	// only; compute.Config.Implementation counts the built-in families), or
-	// false when s has none.
-	Ops func(s Spec) (int, bool)
 }
+
+// LegendOf is the legend text of the method sized by s.
+func (i MethodInfo) LegendOf(s Spec) string {
+	if i.Legend == nil {
+		return i.Label
+	}
+	return i.Legend(s)
+}
+
+// ShortOf is the legend text of the method sized by s on a crowded axis.
+func (i MethodInfo) ShortOf(s Spec) string {
+	if i.Short == nil {
+		return i.LegendOf(s)
+	}
+	return i.Short(s)
+}
+
+// Takes reports whether z sizes the method.
+func (i MethodInfo) Takes(z Size) bool { return slices.Contains(i.Sizes, z) }
+
+// Legend texts of the built-in methods.
+var (
+	legendTBPTT = func(s Spec) string { return fmt.Sprintf("T-BPTT k=%d, H=%d", s.Truncation, s.Hidden) }
+	shortTBPTT  = func(s Spec) string { return fmt.Sprintf("T-BPTT %d:%d", s.Truncation, s.Hidden) }
+)
+
+func legendHidden(label string) func(Spec) string {
+	return func(s Spec) string { return fmt.Sprintf("%s H=%d", label, s.Hidden) }
+}
+
+func legendUnits(label string) func(Spec) string {
+	return func(s Spec) string { return fmt.Sprintf("%s n=%d", label, s.Hidden) }
+}
+
+func labelOnly(label string) func(Spec) string { return func(Spec) string { return label } }
+
+// Features per stage of the built-in networks.
+var (
+	oneStage  = func(s Spec) int { return s.Features }
+	oneColumn = func(Spec) int { return 1 }
+	uPerStage = func(s Spec) int { return s.FeaturesPerStage }
+)
 
 // builtin are the entries of the built-in methods, in the order the
 // documentation lists them. Colours are the Okabe–Ito palette, readable by
-// colour-blind readers.
+// colour-blind readers. Their counts (Ops, PaperOps) are attached by
+// package compute.
 var builtin = []MethodInfo{
 	{Method: MethodCCN, Family: FamilyNetwork, Label: "CCN", PaperModel: true,
+		Sizes: []Size{SizeFeatures, SizePerStage}, PerStage: uPerStage,
 		Color: color.RGBA{R: 0x00, G: 0x72, B: 0xB2, A: 0xFF}}, // blue
 	{Method: MethodColumnar, Family: FamilyNetwork, Label: "Columnar", PaperModel: true,
+		Sizes: []Size{SizeFeatures}, PerStage: oneStage,
 		Color: color.RGBA{R: 0x00, G: 0x9E, B: 0x73, A: 0xFF}}, // bluish green
 	{Method: MethodConstructive, Family: FamilyNetwork, Label: "Constructive", PaperModel: true,
+		Sizes: []Size{SizeFeatures}, PerStage: oneColumn,
 		Color: color.RGBA{R: 0xCC, G: 0x79, B: 0xA7, A: 0xFF}}, // reddish purple
 	{Method: MethodTBPTT, Family: FamilyDense, Label: "T-BPTT", PaperModel: true,
+		Sizes: []Size{SizeHidden, SizeTruncation}, Legend: legendTBPTT, Short: shortTBPTT,
 		Color: color.RGBA{R: 0xD5, G: 0x5E, B: 0x00, A: 0xFF}}, // vermillion
 	{Method: MethodRTRL, Family: FamilyDense, Label: "RTRL",
+		Sizes: []Size{SizeHidden}, Legend: legendHidden("RTRL"),
 		Color: color.RGBA{R: 0x55, G: 0x55, B: 0x55, A: 0xFF}}, // dark grey
 	{Method: MethodSnAp1, Family: FamilyDense, Label: "SnAp-1",
+		Sizes: []Size{SizeHidden}, Legend: legendHidden("SnAp-1"), Short: labelOnly("SnAp-1"),
 		Color: color.RGBA{R: 0xE6, G: 0x9F, B: 0x00, A: 0xFF}}, // orange
-	{Method: MethodUORO, Family: FamilyDense, Label: "UORO",
+	{Method: MethodUORO, Family: FamilyDense, Label: "UORO", Stochastic: true,
+		Sizes: []Size{SizeHidden}, Legend: legendHidden("UORO"), Short: labelOnly("UORO"),
 		Color: color.RGBA{R: 0x56, G: 0xB4, B: 0xE9, A: 0xFF}}, // sky blue
 	{Method: MethodLinear, Family: FamilyLinear, Label: "Linear (no memory)",
 		Color: color.RGBA{R: 0x00, G: 0x00, B: 0x00, A: 0xFF}}, // black: the memoryless control
 	{Method: MethodRTU, Family: FamilyRTU, Label: "RTU", PaperModel: true,
+		Sizes: []Size{SizeTraceUnits}, Legend: legendUnits("RTU"),
 		Color: color.RGBA{R: 0x8C, G: 0x56, B: 0x3C, A: 0xFF}}, // brown
 	{Method: MethodRTULinear, Family: FamilyRTU, Label: "linear RTU", PaperModel: true,
+		Sizes: []Size{SizeTraceUnits}, Legend: legendUnits("linear RTU"),
 		Color: color.RGBA{R: 0xB8, G: 0x86, B: 0x0B, A: 0xFF}}, // dark goldenrod
 }
 
@@ -130,6 +242,10 @@ func Register(info MethodInfo) (unregister func()) {
 		panic(fmt.Sprintf("arch: Register %s: no label", info.Method))
 	case info.Color.A == 0:
 		panic(fmt.Sprintf("arch: Register %s: no colour", info.Method))
+	case info.PaperModel != (info.PaperOps != nil):
+		panic(fmt.Sprintf("arch: Register %s: PaperModel and PaperOps disagree", info.Method))
+	case info.PerStage != nil:
+		panic(fmt.Sprintf("arch: Register %s: PerStage is the built-in networks' (FamilyOther has no stages)", info.Method))
 	case info.Family != FamilyOther:
 		panic(fmt.Sprintf("arch: Register %s: family %q (a registered method is FamilyOther; the built-in families are built by their packages)", info.Method, info.Family))
 	case info.New == nil || info.Ops == nil:
@@ -152,6 +268,30 @@ func Register(info MethodInfo) (unregister func()) {
 		defer registry.Unlock()
 		registry.entries = slices.DeleteFunc(registry.entries, func(e MethodInfo) bool { return e.Method == info.Method })
 	}
+}
+
+// CountBuiltin attaches the operation counts of a built-in method's engine
+// to its entry: ops, the implementation's exact count, and paper, the paper's
+// compute model (nil when the entry's PaperModel is false). Package compute
+// calls it once per built-in method when it is initialized: the engines that
+// count themselves (forward, backward) import arch, not the other way round.
+// It panics if m is not built in, already counted, or paper disagrees with
+// PaperModel.
+func CountBuiltin(m Method, ops, paper Count) {
+	registry.Lock()
+	defer registry.Unlock()
+	i := slices.IndexFunc(registry.entries, func(e MethodInfo) bool { return e.Method == m })
+	switch {
+	case i < 0 || registry.entries[i].Family == FamilyOther:
+		panic(fmt.Sprintf("arch: CountBuiltin: %s is not a built-in method", m))
+	case registry.entries[i].Ops != nil:
+		panic(fmt.Sprintf("arch: CountBuiltin: %s already counted", m))
+	case ops == nil:
+		panic(fmt.Sprintf("arch: CountBuiltin %s: no count", m))
+	case registry.entries[i].PaperModel != (paper != nil):
+		panic(fmt.Sprintf("arch: CountBuiltin %s: the paper's count disagrees with PaperModel", m))
+	}
+	registry.entries[i].Ops, registry.entries[i].PaperOps = ops, paper
 }
 
 // Info returns the registry entry of m, and whether m has one.

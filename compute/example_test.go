@@ -10,13 +10,13 @@ func ExampleMatched() {
 	// The paper's trace patterning budget: about 4000 operations per step,
 	// 12 inputs.
 	for _, c := range compute.Matched(4000, 12, []int{15}, []int{4}) {
-		fmt.Printf("%-22s %d ops\n", c, c.Ops())
+		fmt.Printf("%-38s %d ops\n", c, c.Ops())
 	}
 	// Output:
-	// tbptt 15:3             3072 ops
-	// columnar 10            3920 ops
-	// constructive 29        3850 ops
-	// ccn 16 (4 per stage)   3360 ops
+	// tbptt hidden=3 truncation=15           3072 ops
+	// columnar features=10                   3920 ops
+	// constructive features=29               3850 ops
+	// ccn features=16 features-per-stage=4   3360 ops
 }
 
 func ExampleTBPTT() {

@@ -12,63 +12,87 @@ func (c Config) Dense() bool {
 	return c.Method.Dense()
 }
 
+// Spec is c as the counts of the registry of methods read it: Features as
+// both Hidden and Features (each method reads the one that sizes it),
+// normalization on.
+func (c Config) Spec() arch.Spec {
+	return arch.Spec{Inputs: c.Inputs, Hidden: c.Features, Features: c.Features,
+		FeaturesPerStage: c.PerStage, Truncation: c.Truncation, OutBias: !c.NoOutBias,
+		Norm: arch.Normalization{Enabled: true}}
+}
+
 // Implementation returns this module's exact count of arithmetic operations
 // per step (forward pass plus gradient) for c, as the engines report it
 // (backward.Ops, the engines' OpsPerStep): T-BPTT with a full window,
 // networks in their last stage (the most expensive one), normalization on,
 // dense LSTMs with the output bias b_out unless c.NoOutBias, the linear
-// control with its inputs normalized (Features unused). It returns false
-// when c has no count (a size or k out of range, an unknown method). A method
-// added with arch.Register is counted by its entry's Ops, with Features as
-// both Hidden and Features.
+// control with its inputs normalized (Features unused). It is the Ops of c's
+// method in the registry of methods (arch.Info): the built-in methods' are
+// attached below, a method added with arch.Register brings its own. It
+// returns false when c has no count (a size or k out of range, an unknown
+// method).
 func (c Config) Implementation() (int, bool) {
-	if info, ok := arch.Info(c.Method); ok && info.Family == arch.FamilyOther {
-		if c.Inputs < 1 {
-			return 0, false
-		}
-		return info.Ops(arch.Spec{Inputs: c.Inputs, Hidden: c.Features, Features: c.Features,
-			FeaturesPerStage: c.PerStage, Truncation: c.Truncation, OutBias: !c.NoOutBias,
-			Norm: arch.Normalization{Enabled: true}})
-	}
-	if c.Method == arch.MethodLinear && c.Inputs >= 1 {
-		// Features do not apply: the control reads the inputs alone.
-		return forward.NewLinear(arch.Linear{Inputs: c.Inputs, Norm: arch.Normalization{Enabled: true}}).OpsPerStep(), true
-	}
-	if c.Features < 1 || c.Inputs < 1 {
+	info, ok := arch.Info(c.Method)
+	if !ok || c.Inputs < 1 {
 		return 0, false
 	}
-	dense := arch.Dense{Hidden: c.Features, Inputs: c.Inputs, OutBias: !c.NoOutBias}
-	switch c.Method {
-	case arch.MethodTBPTT:
-		if c.Truncation < 1 {
+	return info.Ops(c.Spec())
+}
+
+// The built-in methods' counts: the implementation's (Ops, from the engines)
+// and the paper's compute model (PaperOps, the formulas of ops.go), attached
+// to their entries in the registry of methods.
+func init() {
+	dense := func(count func(arch.Dense, arch.Spec) (int, bool)) arch.Count {
+		return func(s arch.Spec) (int, bool) {
+			if s.Hidden < 1 {
+				return 0, false
+			}
+			return count(arch.Dense{Hidden: s.Hidden, Inputs: s.Inputs, OutBias: s.OutBias}, s)
+		}
+	}
+	arch.CountBuiltin(arch.MethodTBPTT, dense(func(d arch.Dense, s arch.Spec) (int, bool) {
+		if s.Truncation < 1 {
 			return 0, false
 		}
-		return backward.Ops(dense, c.Truncation), true
-	case arch.MethodRTRL:
-		return forward.NewDenseRTRL(dense).OpsPerStep(), true
-	case arch.MethodSnAp1:
-		return forward.NewSnAp1(dense).OpsPerStep(), true
-	case arch.MethodUORO:
-		return forward.NewUORO(dense, 0).OpsPerStep(), true
-	case arch.MethodRTU, arch.MethodRTULinear:
-		return forward.RTUOpsPerStep(arch.RTU{Units: c.Features, Inputs: c.Inputs}), true
-	case arch.MethodColumnar, arch.MethodConstructive, arch.MethodCCN:
-		u := c.Features
-		switch c.Method {
-		case arch.MethodConstructive:
-			u = 1
-		case arch.MethodCCN:
-			u = c.PerStage
-		}
-		if u < 1 {
+		return backward.Ops(d, s.Truncation), true
+	}), paperTBPTT)
+	arch.CountBuiltin(arch.MethodRTRL, dense(func(d arch.Dense, _ arch.Spec) (int, bool) { return forward.NewDenseRTRL(d).OpsPerStep(), true }), nil)
+	arch.CountBuiltin(arch.MethodSnAp1, dense(func(d arch.Dense, _ arch.Spec) (int, bool) { return forward.NewSnAp1(d).OpsPerStep(), true }), nil)
+	arch.CountBuiltin(arch.MethodUORO, dense(func(d arch.Dense, _ arch.Spec) (int, bool) { return forward.NewUORO(d, 0).OpsPerStep(), true }), nil)
+	arch.CountBuiltin(arch.MethodColumnar, networkOps(arch.MethodColumnar), paperColumnar)
+	arch.CountBuiltin(arch.MethodConstructive, networkOps(arch.MethodConstructive), paperCCN(arch.MethodConstructive))
+	arch.CountBuiltin(arch.MethodCCN, networkOps(arch.MethodCCN), paperCCN(arch.MethodCCN))
+	for _, m := range []arch.Method{arch.MethodRTU, arch.MethodRTULinear} {
+		arch.CountBuiltin(m, rtuOps, paperRTU)
+	}
+	arch.CountBuiltin(arch.MethodLinear, func(s arch.Spec) (int, bool) {
+		// Sizes do not apply: the control reads the inputs alone.
+		return forward.NewLinear(arch.Linear{Inputs: s.Inputs, Norm: s.Norm}).OpsPerStep(), true
+	}, nil)
+}
+
+// networkOps counts a network of method m in its last stage, its stages of
+// the entry's PerStage features.
+func networkOps(m arch.Method) arch.Count {
+	return func(s arch.Spec) (int, bool) {
+		info, _ := arch.Info(m)
+		u := info.PerStage(s)
+		if s.Features < 1 || u < 1 {
 			return 0, false
 		}
 		var stages []int
-		for left := c.Features; left > 0; left -= u {
+		for left := s.Features; left > 0; left -= u {
 			stages = append(stages, min(u, left))
 		}
-		top := arch.Network{Inputs: c.Inputs, Stages: stages, Norm: arch.Normalization{Enabled: true}}
-		return forward.NewNetworkAt(top, forward.NetworkConfig{Inputs: c.Inputs}).OpsPerStep(), true
+		top := arch.Network{Inputs: s.Inputs, Stages: stages, Norm: s.Norm}
+		return forward.NewNetworkAt(top, forward.NetworkConfig{Inputs: s.Inputs}).OpsPerStep(), true
 	}
-	return 0, false
+}
+
+func rtuOps(s arch.Spec) (int, bool) {
+	if s.Hidden < 1 {
+		return 0, false
+	}
+	return forward.RTUOpsPerStep(arch.RTU{Units: s.Hidden, Inputs: s.Inputs}), true
 }

@@ -96,32 +96,65 @@ type Config struct {
 	NoOutBias bool
 }
 
-// Ops returns the operations per step of c. It panics if c.Method is unknown
-// or a field is out of range for its method.
+// Ops returns the operations per step of c in the paper's compute model: the
+// PaperOps of c's method in the registry of methods (arch.Info). It panics if
+// the model has no count for c.Method or a field is out of range for it.
 func (c Config) Ops() int {
-	switch c.Method {
-	case arch.MethodTBPTT:
-		return TBPTT(c.Features, c.Inputs, c.Truncation)
-	case arch.MethodColumnar:
-		return Columnar(c.Features, c.Inputs)
-	case arch.MethodConstructive:
-		return Constructive(c.Features, c.Inputs)
-	case arch.MethodCCN:
-		return CCN(c.Features, c.Inputs, c.PerStage)
-	case arch.MethodRTU, arch.MethodRTULinear:
-		return RTU(c.Features, c.Inputs)
+	info, _ := arch.Info(c.Method)
+	if info.PaperOps == nil {
+		panic(fmt.Sprintf("compute: the paper's compute model has no count for method %q", c.Method))
 	}
-	panic(fmt.Sprintf("compute: unknown method %q", c.Method))
+	n, ok := info.PaperOps(c.Spec())
+	if !ok {
+		panic(fmt.Sprintf("compute: %s is out of range of the paper's compute model", c))
+	}
+	return n
 }
 
-// String formats c as the paper labels it: "k:H" for T-BPTT, the feature
-// count otherwise (with u for CCN).
-func (c Config) String() string {
-	switch c.Method {
-	case arch.MethodTBPTT:
-		return fmt.Sprintf("tbptt %d:%d", c.Truncation, c.Features)
-	case arch.MethodCCN:
-		return fmt.Sprintf("ccn %d (%d per stage)", c.Features, c.PerStage)
+// The paper's counts of the built-in methods, attached to their entries in
+// the registry of methods (implementation.go). Each is false where its
+// formula panics.
+var (
+	paperTBPTT = func(s arch.Spec) (int, bool) {
+		if s.Hidden < 0 || s.Inputs < 0 || s.Truncation < 1 {
+			return 0, false
+		}
+		return TBPTT(s.Hidden, s.Inputs, s.Truncation), true
 	}
-	return fmt.Sprintf("%s %d", c.Method, c.Features)
+	paperColumnar = func(s arch.Spec) (int, bool) {
+		if s.Features < 0 || s.Inputs < 0 {
+			return 0, false
+		}
+		return Columnar(s.Features, s.Inputs), true
+	}
+	paperRTU = func(s arch.Spec) (int, bool) {
+		if s.Hidden < 0 || s.Inputs < 0 {
+			return 0, false
+		}
+		return RTU(s.Hidden, s.Inputs), true
+	}
+)
+
+// paperCCN is the paper's count of a network of method m learning the
+// entry's PerStage features at a time.
+func paperCCN(m arch.Method) arch.Count {
+	return func(s arch.Spec) (int, bool) {
+		info, _ := arch.Info(m)
+		u := info.PerStage(s)
+		if s.Features < 0 || s.Inputs < 0 || u < 1 {
+			return 0, false
+		}
+		return CCN(s.Features, s.Inputs, u), true
+	}
+}
+
+// String formats c as its method and sizes (arch.MethodInfo.Sizes), by the
+// flags of ccn budget: "tbptt hidden=4 truncation=15".
+func (c Config) String() string {
+	info, _ := arch.Info(c.Method)
+	s := string(c.Method)
+	for _, z := range info.Sizes {
+		s += fmt.Sprintf(" %s=%d", z.Flag(), z.Of(c.Spec()))
+	}
+	return s
 }

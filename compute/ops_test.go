@@ -64,7 +64,7 @@ func panicMessage(f func()) (msg string) {
 }
 
 func TestConfigString(t *testing.T) {
-	assert.Equal(t, "tbptt 15:4", Config{Method: arch.MethodTBPTT, Truncation: 15, Features: 4}.String())
-	assert.Equal(t, "ccn 16 (4 per stage)", Config{Method: arch.MethodCCN, Features: 16, PerStage: 4}.String())
-	assert.Equal(t, "columnar 10", Config{Method: arch.MethodColumnar, Features: 10}.String())
+	assert.Equal(t, "tbptt hidden=4 truncation=15", Config{Method: arch.MethodTBPTT, Truncation: 15, Features: 4}.String())
+	assert.Equal(t, "ccn features=16 features-per-stage=4", Config{Method: arch.MethodCCN, Features: 16, PerStage: 4}.String())
+	assert.Equal(t, "columnar features=10", Config{Method: arch.MethodColumnar, Features: 10}.String())
 }

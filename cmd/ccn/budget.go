@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -17,7 +18,8 @@ import (
 // budget (--ops).
 func runBudget(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("budget", stderr)
-	method := fs.String("method", "", "one configuration: tbptt, columnar, constructive, ccn, rtu, rtu-linear, or (no paper model, implementation count only) rtrl, snap1, uoro, linear")
+	paper, other := budgetMethods()
+	method := fs.String("method", "", "one configuration: "+paper+", or (no paper model, implementation count only) "+other)
 	hidden := intFlag(fs, "hidden", 0, "tbptt, rtrl, snap1, uoro: hidden units; rtu, rtu-linear: trace units")
 	truncation := intFlag(fs, "truncation", 0, "tbptt: truncation length k")
 	features := intFlag(fs, "features", 0, "columnar, constructive, ccn: number of features")
@@ -73,57 +75,60 @@ func runBudget(args []string, stdout, stderr io.Writer) error {
 	return badInput("give --method (one configuration) or --ops (compute matching)")
 }
 
-// budgetConfig checks the flags of one configuration.
+// budgetConfig checks the flags of one configuration against the sizes of
+// its method's entry in the registry of methods (arch.MethodInfo.Sizes).
 func budgetConfig(m arch.Method, set map[string]bool, hidden, truncation, features, perStage, inputs int) (compute.Config, error) {
 	c := compute.Config{Method: m, Inputs: inputs}
-	switch f := m.Family(); {
-	case m == arch.MethodTBPTT:
-		if set["features"] || set["features-per-stage"] {
-			return c, badInput("method tbptt takes --hidden and --truncation, not --features or --features-per-stage")
+	info, ok := arch.Info(m)
+	if !ok {
+		names := make([]string, 0, len(arch.Methods()))
+		for _, m := range arch.Methods() {
+			names = append(names, string(m))
 		}
-		if hidden < 1 || truncation < 1 {
-			return c, badInput("method tbptt needs --hidden ≥ 1 and --truncation ≥ 1, got %d and %d", hidden, truncation)
-		}
-		c.Features, c.Truncation = hidden, truncation
-	case f == arch.FamilyDense || f == arch.FamilyRTU:
-		if set["features"] || set["features-per-stage"] || set["truncation"] {
-			return c, badInput("method %s takes --hidden, not --features, --features-per-stage or --truncation", m)
-		}
-		if hidden < 1 {
-			return c, badInput("method %s needs --hidden ≥ 1, got %d", m, hidden)
-		}
-		c.Features = hidden
-	case f == arch.FamilyNetwork:
-		if set["hidden"] || set["truncation"] {
-			return c, badInput("method %s takes --features, not --hidden or --truncation", m)
-		}
-		if features < 1 {
-			return c, badInput("method %s needs --features ≥ 1, got %d", m, features)
-		}
-		if m != arch.MethodCCN && set["features-per-stage"] {
-			return c, badInput("--features-per-stage applies to method ccn only")
-		}
-		c.Features = features
-		if m == arch.MethodCCN {
-			c.PerStage = perStage
-		}
-	case f == arch.FamilyLinear:
-		for _, f := range []string{"hidden", "truncation", "features", "features-per-stage", "no-out-bias"} {
-			if set[f] {
-				return c, badInput("method linear takes --inputs only, not --%s", f)
+		return c, badInput("unknown method %q (want %s)", m, strings.Join(names, ", "))
+	}
+	value := map[string]int{"hidden": hidden, "truncation": truncation, "features": features, "features-per-stage": perStage}
+	var takes []string
+	for _, z := range info.Sizes {
+		takes = append(takes, "--"+z.Flag())
+	}
+	for _, f := range []string{"hidden", "truncation", "features", "features-per-stage"} {
+		if set[f] && !slices.Contains(takes, "--"+f) {
+			if len(takes) == 0 {
+				return c, badInput("method %s takes --inputs only, not --%s", m, f)
 			}
+			return c, badInput("method %s takes %s, not --%s", m, strings.Join(takes, " and "), f)
 		}
-	case f == arch.FamilyOther: // registered (arch.Register): its Ops reads Inputs and Hidden
-		for _, f := range []string{"truncation", "features", "features-per-stage", "no-out-bias"} {
-			if set[f] {
-				return c, badInput("method %s takes --inputs and --hidden only, not --%s", m, f)
-			}
+	}
+	for _, z := range info.Sizes {
+		v := value[z.Flag()]
+		if v < 1 {
+			return c, badInput("method %s needs --%s ≥ 1, got %d", m, z.Flag(), v)
 		}
-		c.Features = hidden
-	default:
-		return c, badInput("unknown method %q (want tbptt, columnar, constructive, ccn, rtu, rtu-linear, rtrl, snap1, uoro or linear)", m)
+		switch z {
+		case arch.SizeTruncation:
+			c.Truncation = v
+		case arch.SizePerStage:
+			c.PerStage = v
+		default: // hidden units, trace units, features: compute.Config.Features
+			c.Features = v
+		}
 	}
 	return c, nil
+}
+
+// budgetMethods lists the methods of the registry the paper's compute model
+// counts, and the others.
+func budgetMethods() (paper, other string) {
+	var p, o []string
+	for _, m := range arch.Methods() {
+		if info, _ := arch.Info(m); info.PaperModel {
+			p = append(p, string(m))
+		} else {
+			o = append(o, string(m))
+		}
+	}
+	return strings.Join(p, ", "), strings.Join(o, ", ")
 }
 
 func parseTruncations(s string) ([]int, error) {
@@ -149,21 +154,20 @@ func joinInts(v []int) string {
 func printConfig(stdout io.Writer, c compute.Config) error {
 	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(w, "method\t%s\n", c.Method)
-	switch f := c.Method.Family(); {
-	case c.Method == arch.MethodTBPTT:
-		fmt.Fprintf(w, "hidden\t%d\ntruncation\t%d\n", c.Features, c.Truncation)
-	case c.Method == arch.MethodCCN:
-		fmt.Fprintf(w, "features\t%d\nfeatures per stage\t%d\n", c.Features, c.PerStage)
-	case f == arch.FamilyDense:
-		fmt.Fprintf(w, "hidden\t%d\n", c.Features)
-	case f == arch.FamilyRTU:
-		fmt.Fprintf(w, "units\t%d (%d features)\n", c.Features, 2*c.Features)
-	case f == arch.FamilyLinear:
-	default:
-		fmt.Fprintf(w, "features\t%d\n", c.Features)
+	info, _ := arch.Info(c.Method)
+	for _, z := range info.Sizes {
+		n := z.Of(c.Spec())
+		switch z {
+		case arch.SizeTraceUnits:
+			fmt.Fprintf(w, "units\t%d (%d features)\n", n, 2*n)
+		case arch.SizePerStage:
+			fmt.Fprintf(w, "features per stage\t%d\n", n)
+		default:
+			fmt.Fprintf(w, "%s\t%d\n", z.Flag(), n)
+		}
 	}
 	fmt.Fprintf(w, "inputs\t%d\n", c.Inputs)
-	if noPaperModel(c.Method) {
+	if info.PaperOps == nil {
 		fmt.Fprintf(w, "paper ops/step\t- (the paper's compute model, Appendix A.7, has none for %s)\n", c.Method)
 	} else {
 		fmt.Fprintf(w, "paper ops/step\t%d\n", c.Ops())
@@ -195,13 +199,12 @@ func printMatched(stdout io.Writer, budget, inputs int, truncations []int, perSt
 	fmt.Fprint(w, "method\tfeatures\ttruncation\tper stage\tpaper ops\tof budget\timplementation ops\n")
 	for _, c := range cs {
 		k, u := "-", "-"
-		switch c.Method {
-		case arch.MethodTBPTT:
+		info, _ := arch.Info(c.Method)
+		if info.Takes(arch.SizeTruncation) {
 			k = strconv.Itoa(c.Truncation)
-		case arch.MethodCCN:
-			u = strconv.Itoa(c.PerStage)
-		case arch.MethodConstructive:
-			u = "1"
+		}
+		if info.PerStage != nil {
+			u = strconv.Itoa(info.PerStage(c.Spec()))
 		}
 		impl := "-"
 		if n, ok := c.Implementation(); ok {
@@ -227,12 +230,4 @@ func printMatched(stdout io.Writer, budget, inputs int, truncations []int, perSt
 		}
 	}
 	return nil
-}
-
-// noPaperModel reports whether m is a method the paper's compute model does
-// not cover (the dense LSTM learned by exact RTRL, SnAp-1 or UORO, and the
-// linear control).
-func noPaperModel(m arch.Method) bool {
-	info, _ := arch.Info(m)
-	return !info.PaperModel
 }
