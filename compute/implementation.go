@@ -32,11 +32,20 @@ func (c Config) Spec() arch.Spec {
 // returns false when c has no count (a size or k out of range, an unknown
 // method).
 func (c Config) Implementation() (int, bool) {
-	info, ok := arch.Info(c.Method)
-	if !ok || c.Inputs < 1 {
+	return Implementation(c.Method, c.Spec())
+}
+
+// Implementation returns the exact count of operations per step of method m
+// sized by s: the Ops of m's entry in the registry of methods. Ask here
+// rather than arch.Info(m).Ops: importing this package attaches the
+// built-in methods' counts. It returns false for an unknown method or a size
+// out of range.
+func Implementation(m arch.Method, s arch.Spec) (int, bool) {
+	info, ok := arch.Info(m)
+	if !ok || s.Inputs < 1 {
 		return 0, false
 	}
-	return info.Ops(c.Spec())
+	return info.Ops(s)
 }
 
 // The built-in methods' counts: the implementation's (Ops, from the engines)

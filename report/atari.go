@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ccn-go/ccn/arch"
 	"github.com/ccn-go/ccn/plots"
 	"github.com/ccn-go/ccn/sweep"
 	"gonum.org/v1/plot"
@@ -161,18 +162,23 @@ func countsText(rows []sweep.Normalized) string {
 	return "Left out: " + strings.Join(parts, "; ")
 }
 
-func rowMethod(family string) string {
-	switch {
-	case strings.HasPrefix(family, "ccn"):
-		return "CCN"
-	case strings.HasPrefix(family, "columnar"):
-		return "Columnar"
-	case strings.HasPrefix(family, "constructive"):
-		return "Constructive"
-	case family == GroupLinear:
-		return "Linear"
+// rowMethod returns the method of a group by its name (ccn, ccn-no-norm,
+// tbptt/5:7): the method of the registry of methods whose name the group's
+// begins with, up to a "-" or "/", the longest such (rtu-linear, not rtu).
+// A group named after no method is its own name and label, and has no
+// colour (plots.MethodColor reports it).
+func rowMethod(family string) (method, label string) {
+	best := arch.MethodInfo{}
+	for _, m := range arch.Methods() {
+		rest, ok := strings.CutPrefix(family, string(m))
+		if ok && (rest == "" || rest[0] == '-' || rest[0] == '/') && len(m) > len(best.Method) {
+			best, _ = arch.Info(m)
+		}
 	}
-	return "T-BPTT"
+	if best.Method == "" {
+		return family, family
+	}
+	return string(best.Method), best.Label
 }
 
 func pick(rows []sweep.Normalized, keep func(sweep.Normalized) bool) []sweep.Normalized {
@@ -188,7 +194,8 @@ func pick(rows []sweep.Normalized, keep func(sweep.Normalized) bool) []sweep.Nor
 func atariPoints(rows []sweep.Normalized, label func(sweep.Normalized) string) []plots.Point {
 	pts := make([]plots.Point, len(rows))
 	for i, n := range rows {
-		pts[i] = plots.Point{Label: label(n), Method: rowMethod(n.Family), Mean: n.Mean, StdErr: n.SE}
+		m, _ := rowMethod(n.Family)
+		pts[i] = plots.Point{Label: label(n), Method: m, Mean: n.Mean, StdErr: n.SE}
 	}
 	return pts
 }
@@ -225,7 +232,7 @@ func AtariAverage(r *Results) (Figure, error) {
 		return n.Env == sweep.MeanEnv && (n.Family == GroupCCN || n.Family == GroupColumnar || n.Family == GroupConstructive || n.Family == GroupLinear)
 	})
 	pl, err := plots.NormalizedErrors("Normalized error averaged over games\n"+p.Scale+" scale", "method", "best T-BPTT",
-		atariPoints(rows, func(n sweep.Normalized) string { return rowMethod(n.Family) }))
+		atariPoints(rows, func(n sweep.Normalized) string { _, l := rowMethod(n.Family); return l }))
 	if err != nil {
 		return Figure{}, err
 	}

@@ -30,7 +30,6 @@ func gradientEstimators(dir string) (Figure, error) {
 		}
 	}
 	slices.Sort(hidden)
-	order := []arch.Method{arch.MethodTBPTT, arch.MethodSnAp1, arch.MethodUORO, arch.MethodRTRL}
 	var panels []plots.EstimatorPanel
 	var notes []string
 	samples, seeds, draws, maxK := 0, 0, 0, 0
@@ -44,7 +43,8 @@ func gradientEstimators(dir string) (Figure, error) {
 			}
 		}
 		pn := plots.EstimatorPanel{Title: fmt.Sprintf("H = %d (%d params)", h, params)}
-		for _, m := range order {
+		for _, m := range truncation.BiasMethods() {
+			info, _ := arch.Info(m)
 			ps := byMethod[m]
 			if len(ps) == 0 {
 				return Figure{}, missing(fig, "%s has no %s rows for H = %d", path, m, h)
@@ -55,12 +55,12 @@ func gradientEstimators(dir string) (Figure, error) {
 				s.Ops = append(s.Ops, float64(p.Ops))
 				s.RelErr = append(s.RelErr, max(p.RelErr, roundingFloor))
 				s.Cos = append(s.Cos, p.Cos)
-				if m == arch.MethodUORO {
+				if info.Stochastic {
 					s.RelErrSpread = append(s.RelErrSpread, p.RelErrSD)
 					s.CosSpread = append(s.CosSpread, p.CosSD)
 					draws = p.Draws
 				}
-				if m == arch.MethodTBPTT {
+				if info.Takes(arch.SizeTruncation) {
 					maxK = max(maxK, p.K)
 				}
 			}
@@ -82,18 +82,19 @@ func gradientEstimators(dir string) (Figure, error) {
 		roundingFloor, maxK, draws, samples, seeds, strings.Join(notes, "; "))}, nil
 }
 
-// estimatorLabel is the legend text of an estimator's points.
+// estimatorLabel is the legend text of an estimator's points: its label in
+// the registry of methods, with the range of k of a truncated one and "±
+// s.d." for a stochastic one.
 func estimatorLabel(ps []truncation.BiasPoint) string {
-	switch ps[0].Method {
-	case arch.MethodTBPTT:
-		return fmt.Sprintf("T-BPTT k = %d..%d", ps[0].K, ps[len(ps)-1].K)
-	case arch.MethodSnAp1:
-		return "SnAp-1"
-	case arch.MethodUORO:
-		return "UORO ± s.d."
-	default:
-		return "dense exact RTRL"
+	info, _ := arch.Info(ps[0].Method)
+	label := info.Label
+	if info.Takes(arch.SizeTruncation) {
+		label += fmt.Sprintf(" k = %d..%d", ps[0].K, ps[len(ps)-1].K)
 	}
+	if info.Stochastic {
+		label += " ± s.d."
+	}
+	return label
 }
 
 // estimatorNote summarizes one H for the caption: SnAp-1's and UORO's errors

@@ -48,23 +48,20 @@ const (
 	NameStream         = "stream"
 )
 
-// methodLabel is the legend text of a configuration's method: its label in
-// the registry of methods (arch.Info), then its size per family.
+// methodLabel is the legend text of a configuration's method: its legend in
+// the registry of methods (arch.MethodInfo.LegendOf), sized by c.
 func methodLabel(c experiments.RunConfig) string {
 	info, ok := arch.Info(c.Method)
 	if !ok {
 		return string(c.Method)
 	}
-	switch info.Family {
-	case arch.FamilyDense:
-		if s, _ := experiments.Lookup("truncation"); s.Applies(c.Method) { // T-BPTT
-			return fmt.Sprintf("%s k=%d, H=%d", info.Label, c.Truncation, c.Hidden)
-		}
-		return fmt.Sprintf("%s H=%d", info.Label, c.Hidden)
-	case arch.FamilyRTU:
-		return fmt.Sprintf("%s n=%d", info.Label, c.Hidden)
-	}
-	return info.Label
+	return info.LegendOf(spec(c))
+}
+
+// spec is the sizing settings of c as the registry of methods reads them.
+func spec(c experiments.RunConfig) arch.Spec {
+	return arch.Spec{Hidden: c.Hidden, Features: c.Features, FeaturesPerStage: c.FeaturesPerStage,
+		StepsPerStage: c.StepsPerStage, Truncation: c.Truncation, OutBias: !c.NoOutBias}
 }
 
 // runText describes the runs of g: scale, steps and the error window.

@@ -58,37 +58,27 @@ func OnlineGradients(r *Results) (Figure, error) {
 }
 
 // opsPerStep is the implementation's operation count per step of c (its
-// last stage for the networks), as ccn budget prints it.
+// last stage for the networks), as ccn budget prints it: the Ops of c's
+// entry in the registry of methods.
 func opsPerStep(c experiments.RunConfig) (int, error) {
 	r, err := c.Resolve()
 	if err != nil {
 		return 0, err
 	}
-	c = r.Config()
-	cc := compute.Config{Method: c.Method, Inputs: r.Inputs(), Features: c.Features, Truncation: c.Truncation,
-		PerStage: c.FeaturesPerStage, NoOutBias: c.NoOutBias}
-	if cc.Dense() {
-		cc.Features = c.Hidden
-	}
-	if c.Method == arch.MethodConstructive {
-		cc.PerStage = 0
-	}
-	n, ok := cc.Implementation()
+	s := r.Spec(r.Inputs())
+	s.Norm.Enabled = true // counted with normalization on, as ccn budget does
+	n, ok := compute.Implementation(r.Config().Method, s)
 	if !ok {
-		return 0, fmt.Errorf("no operation count for %+v", cc)
+		return 0, fmt.Errorf("no operation count for %+v", s)
 	}
 	return n, nil
 }
 
 // shortLabel names c's method on a crowded axis: "T-BPTT 15:4", "SnAp-1".
 func shortLabel(c experiments.RunConfig) string {
-	switch c.Method {
-	case arch.MethodTBPTT:
-		return fmt.Sprintf("T-BPTT %d:%d", c.Truncation, c.Hidden)
-	case arch.MethodSnAp1:
-		return "SnAp-1"
-	case arch.MethodUORO:
-		return "UORO"
+	info, ok := arch.Info(c.Method)
+	if !ok {
+		return string(c.Method)
 	}
-	return methodLabel(c)
+	return info.ShortOf(spec(c))
 }

@@ -18,8 +18,12 @@ var (
 	costHeader = []string{"method", "label", "size", "params", "us_per_step"}
 )
 
-// biasMethods are the estimators of the gradient-bias study.
-var biasMethods = []arch.Method{arch.MethodTBPTT, arch.MethodSnAp1, arch.MethodUORO, arch.MethodRTRL}
+// BiasMethods returns the estimators of the gradient-bias study (Bias), in
+// the order its figure draws them: T-BPTT, the two approximations of RTRL,
+// and exact RTRL, the witness.
+func BiasMethods() []arch.Method {
+	return []arch.Method{arch.MethodTBPTT, arch.MethodSnAp1, arch.MethodUORO, arch.MethodRTRL}
+}
 
 // WriteBiasCSV writes points as CSV with a header row.
 func WriteBiasCSV(w io.Writer, points []BiasPoint) error {
@@ -57,8 +61,8 @@ func ReadBiasCSV(r io.Reader) ([]BiasPoint, error) {
 		if ps.err != nil {
 			return nil, fmt.Errorf("truncation: bias CSV row %d: %w", i+2, ps.err)
 		}
-		if !slices.Contains(biasMethods, p.Method) {
-			return nil, fmt.Errorf("truncation: bias CSV row %d: method %q is not one of %v", i+2, p.Method, biasMethods)
+		if !slices.Contains(BiasMethods(), p.Method) {
+			return nil, fmt.Errorf("truncation: bias CSV row %d: method %q is not one of %v", i+2, p.Method, BiasMethods())
 		}
 	}
 	return out, nil
