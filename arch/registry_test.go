@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"image/color"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -59,6 +60,16 @@ func TestEveryMethodHasAnEntry(t *testing.T) {
 		assert.Equal(t, uint8(0xFF), info.Color.A, "%s: an opaque colour", m)
 		assert.Equal(t, GateChecked, info.Gate, "%s: every built-in method is gated", m)
 		assert.Nil(t, info.New, "%s: built by its package", m)
+		assert.Equal(t, info.Family == FamilyNetwork, info.PerStage != nil, "%s: a network, and only a network, has stages", m)
+		s := Spec{Inputs: 12, Hidden: 3, Features: 8, FeaturesPerStage: 2, Truncation: 5}
+		if info.PerStage != nil {
+			assert.Positive(t, info.PerStage(s), "%s: features per stage", m)
+		}
+		assert.True(t, strings.HasPrefix(info.LegendOf(s), info.Label), "%s: legend %q starts with its label", m, info.LegendOf(s))
+		assert.True(t, strings.HasPrefix(info.ShortOf(s), info.Label), "%s: short legend %q starts with its label", m, info.ShortOf(s))
+		for _, z := range info.Sizes {
+			assert.Positive(t, z.Of(s), "%s: size %s", m, z) // panics for an unknown size
+		}
 		if o, dup := colors[info.Color]; dup {
 			t.Errorf("%s shares its colour with %s", m, o)
 		}
@@ -116,6 +127,8 @@ func TestRegister(t *testing.T) {
 		{"gated", func(i *MethodInfo) { i.Gate = GateChecked }, "arch: Register toy: the run-time gate checks the built-in families only"},
 		{"exempt without reason", func(i *MethodInfo) { i.Exempt = "" }, "arch: Register toy: exempt from the gate without a reason"},
 		{"taken name", func(i *MethodInfo) { i.Method = MethodCCN }, "arch: Register: method ccn already registered"},
+		{"paper model without its count", func(i *MethodInfo) { i.PaperModel = true }, "arch: Register toy: PaperModel and PaperOps disagree"},
+		{"stages", func(i *MethodInfo) { i.PerStage = func(Spec) int { return 1 } }, "arch: Register toy: PerStage is the built-in networks'"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -139,4 +152,48 @@ func TestRegister(t *testing.T) {
 	unregister()
 	assert.Equal(t, before, Methods())
 	assert.False(t, Method("toy").Known())
+}
+
+// The legends of the built-in methods, as the figures show them.
+func TestLegends(t *testing.T) {
+	s := Spec{Hidden: 4, Truncation: 15, Features: 16, FeaturesPerStage: 4}
+	for _, tc := range []struct {
+		m             Method
+		legend, short string
+	}{
+		{MethodTBPTT, "T-BPTT k=15, H=4", "T-BPTT 15:4"},
+		{MethodRTRL, "RTRL H=4", "RTRL H=4"},
+		{MethodSnAp1, "SnAp-1 H=4", "SnAp-1"},
+		{MethodUORO, "UORO H=4", "UORO"},
+		{MethodRTU, "RTU n=4", "RTU n=4"},
+		{MethodCCN, "CCN", "CCN"},
+		{MethodLinear, "Linear (no memory)", "Linear (no memory)"},
+	} {
+		info, _ := Info(tc.m)
+		assert.Equal(t, tc.legend, info.LegendOf(s), "%s", tc.m)
+		assert.Equal(t, tc.short, info.ShortOf(s), "%s", tc.m)
+	}
+}
+
+func TestSizes(t *testing.T) {
+	s := Spec{Hidden: 1, Truncation: 2, Features: 3, FeaturesPerStage: 4}
+	for _, tc := range []struct {
+		z    Size
+		flag string
+		v    int
+	}{
+		{SizeHidden, "hidden", 1}, {SizeTraceUnits, "hidden", 1}, {SizeTruncation, "truncation", 2},
+		{SizeFeatures, "features", 3}, {SizePerStage, "features-per-stage", 4},
+	} {
+		assert.Equal(t, tc.flag, tc.z.Flag())
+		assert.Equal(t, tc.v, tc.z.Of(s), "%s", tc.z)
+	}
+	assert.PanicsWithValue(t, `arch: unknown size "depth"`, func() { Size("depth").Of(s) })
+	info, _ := Info(MethodCCN)
+	assert.True(t, info.Takes(SizePerStage))
+	assert.False(t, info.Takes(SizeHidden))
+	for m, u := range map[Method]int{MethodColumnar: 3, MethodConstructive: 1, MethodCCN: 4} {
+		info, _ := Info(m)
+		assert.Equal(t, u, info.PerStage(s), "%s features per stage", m)
+	}
 }

@@ -1,6 +1,8 @@
 package compute
 
 import (
+	"fmt"
+
 	"github.com/ccn-go/ccn/arch"
 	"github.com/ccn-go/ccn/backward"
 	"github.com/ccn-go/ccn/forward"
@@ -44,6 +46,9 @@ func Implementation(m arch.Method, s arch.Spec) (int, bool) {
 	info, ok := arch.Info(m)
 	if !ok || s.Inputs < 1 {
 		return 0, false
+	}
+	if info.Ops == nil {
+		panic(fmt.Sprintf("compute: method %s has no operation count in the registry of methods", m))
 	}
 	return info.Ops(s)
 }

@@ -62,11 +62,43 @@ func TestImplementationLinear(t *testing.T) {
 	assert.False(t, Config{Method: arch.MethodLinear}.Dense())
 }
 
-// Every method of the registry has an implementation count.
+// Every method of the registry answers both count questions: an
+// implementation count (Ops) for a size in range, and the paper's count
+// exactly when its entry says the paper's compute model covers it. A
+// built-in method whose count this package does not attach fails here.
 func TestEveryMethodCounted(t *testing.T) {
 	for _, m := range arch.Methods() {
-		n, ok := Config{Method: m, Inputs: 12, Features: 4, PerStage: 2, Truncation: 3}.Implementation()
+		info, _ := arch.Info(m)
+		if !assert.NotNil(t, info.Ops, "%s has no implementation count", m) {
+			continue
+		}
+		c := Config{Method: m, Inputs: 12, Features: 4, PerStage: 2, Truncation: 3}
+		n, ok := c.Implementation()
 		assert.True(t, ok, "%s has no count", m)
 		assert.Positive(t, n, "%s", m)
+		assert.Equal(t, info.PaperModel, info.PaperOps != nil, "%s: PaperModel and PaperOps", m)
+		if info.PaperModel {
+			assert.Positive(t, c.Ops(), "%s", m)
+		}
+		for _, z := range info.Sizes { // every size it takes is needed
+			low := c
+			switch z {
+			case arch.SizeTruncation:
+				low.Truncation = 0
+			case arch.SizePerStage:
+				low.PerStage = 0
+			default:
+				low.Features = 0
+			}
+			_, ok := low.Implementation()
+			assert.False(t, ok, "%s counts without %s", m, z)
+		}
 	}
+}
+
+// Attaching a count twice, or to a method that is not built in, panics.
+func TestCountBuiltinPanics(t *testing.T) {
+	one := func(arch.Spec) (int, bool) { return 1, true }
+	assert.PanicsWithValue(t, "arch: CountBuiltin: ccn already counted", func() { arch.CountBuiltin(arch.MethodCCN, one, one) })
+	assert.PanicsWithValue(t, "arch: CountBuiltin: lstm is not a built-in method", func() { arch.CountBuiltin("lstm", one, nil) })
 }
