@@ -84,26 +84,44 @@ func LargestRTU(budget, inputs int) int {
 func LargestConstructive(budget, inputs int) int { return LargestCCN(budget, inputs, 1) }
 
 // Matched returns the compute-matched configurations for budget and input
-// size: for T-BPTT the largest hidden size for each truncation, the largest
-// Columnar network, the largest Constructive network, and the largest CCN for
-// each features-per-stage value (the paper's methods; LargestRTU sizes an RTU
-// layer). Configurations that cannot afford a single
-// feature are left out.
+// size: for every method of the registry of methods that the paper's compute
+// model counts (arch.MethodInfo.PaperOps), in the registry's order, the
+// largest size within budget (its first size: hidden units, trace units or
+// features), for each of truncations if it takes a truncation (T-BPTT) and
+// for each of perStages, in whole stages, if it takes features per stage
+// (CCN). Configurations that cannot afford a single feature are left out.
 func Matched(budget, inputs int, truncations, perStages []int) []Config {
 	checkBudget(budget)
 	var out []Config
-	add := func(c Config) {
-		if c.Features > 0 {
-			out = append(out, c)
+	for _, m := range arch.Methods() {
+		info, _ := arch.Info(m)
+		if info.PaperOps == nil {
+			continue
 		}
-	}
-	for _, k := range truncations {
-		add(Config{Method: arch.MethodTBPTT, Features: LargestTBPTT(budget, inputs, k), Inputs: inputs, Truncation: k})
-	}
-	add(Config{Method: arch.MethodColumnar, Features: LargestColumnar(budget, inputs), Inputs: inputs})
-	add(Config{Method: arch.MethodConstructive, Features: LargestConstructive(budget, inputs), Inputs: inputs})
-	for _, u := range perStages {
-		add(Config{Method: arch.MethodCCN, Features: LargestCCN(budget, inputs, u), Inputs: inputs, PerStage: u})
+		ks, us := []int{0}, []int{0}
+		if info.Takes(arch.SizeTruncation) {
+			ks = truncations
+		}
+		if info.Takes(arch.SizePerStage) {
+			us = perStages
+		}
+		for _, k := range ks {
+			for _, u := range us {
+				c := Config{Method: m, Inputs: inputs, Truncation: k, PerStage: u}
+				step := max(u, 1) // a whole number of stages
+				n := largest(budget, func(n int) int {
+					c.Features = n * step
+					ops, ok := info.PaperOps(c.Spec())
+					if !ok {
+						panic(fmt.Sprintf("compute: %s is out of range of the paper's compute model", c))
+					}
+					return ops
+				})
+				if c.Features = n * step; c.Features > 0 {
+					out = append(out, c)
+				}
+			}
+		}
 	}
 	return out
 }

@@ -44,18 +44,21 @@ func TestLargestOthers(t *testing.T) {
 
 func TestMatched(t *testing.T) {
 	got := Matched(4000, 12, []int{15, 30}, []int{4})
-	want := []Config{
-		{Method: arch.MethodTBPTT, Features: 3, Inputs: 12, Truncation: 15},
-		{Method: arch.MethodTBPTT, Features: 2, Inputs: 12, Truncation: 30},
+	want := []Config{ // in the registry's order, each as the Largest functions size it
+		{Method: arch.MethodCCN, Features: 16, Inputs: 12, PerStage: 4},
 		{Method: arch.MethodColumnar, Features: 10, Inputs: 12},
 		{Method: arch.MethodConstructive, Features: 29, Inputs: 12},
-		{Method: arch.MethodCCN, Features: 16, Inputs: 12, PerStage: 4},
+		{Method: arch.MethodTBPTT, Features: 3, Inputs: 12, Truncation: 15},
+		{Method: arch.MethodTBPTT, Features: 2, Inputs: 12, Truncation: 30},
+		{Method: arch.MethodRTU, Features: 21, Inputs: 12},       // 7·21·26 = 3822
+		{Method: arch.MethodRTULinear, Features: 21, Inputs: 12}, // the same count
 	}
 	assert.Equal(t, want, got)
 	for _, c := range got {
 		assert.LessOrEqual(t, c.Ops(), 4000, c.String())
 	}
-	// Nothing fits: one T-BPTT unit with k=1 and 12 inputs costs 2·56.
+	// Nothing fits: one T-BPTT unit with k=1 and 12 inputs costs 2·56, one
+	// column 7·56, one RTU unit 7·26.
 	assert.Empty(t, Matched(100, 12, []int{1}, []int{1}))
 }
 

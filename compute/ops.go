@@ -149,12 +149,12 @@ func paperCCN(m arch.Method) arch.Count {
 }
 
 // String formats c as its method and sizes (arch.MethodInfo.Sizes), by the
-// flags of ccn budget: "tbptt hidden=4 truncation=15".
+// names: "tbptt hidden=4 truncation=15", "rtu trace-units=21".
 func (c Config) String() string {
 	info, _ := arch.Info(c.Method)
 	s := string(c.Method)
 	for _, z := range info.Sizes {
-		s += fmt.Sprintf(" %s=%d", z.Flag(), z.Of(c.Spec()))
+		s += fmt.Sprintf(" %s=%d", z, z.Of(c.Spec()))
 	}
 	return s
 }

@@ -179,10 +179,7 @@ func printConfig(stdout io.Writer, c compute.Config) error {
 }
 
 func printMatched(stdout io.Writer, budget, inputs int, truncations []int, perStage int, nearest bool) error {
-	cs := compute.Matched(budget, inputs, truncations, []int{perStage})
-	if n := compute.LargestRTU(budget, inputs); n > 0 { // beyond the paper; features column: units
-		cs = append(cs, compute.Config{Method: arch.MethodRTU, Features: n, Inputs: inputs})
-	}
+	cs := compute.Matched(budget, inputs, truncations, []int{perStage}) // features column: RTU's trace units
 	if nearest {
 		for i, c := range cs {
 			if c.Method == arch.MethodTBPTT {

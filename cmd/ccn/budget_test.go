@@ -77,12 +77,13 @@ func TestBudgetMatching(t *testing.T) {
 		"constructive": {"29", "3850"},
 		"ccn":          {"16", "3360"},
 		"rtu":          {"21", "3822"}, // 7·21·(2·12 + 2)
+		"rtu-linear":   {"21", "3822"},
 	} {
 		require.Contains(t, rows, key, out)
 		assert.Equal(t, want[0], rows[key][1], key)
 		assert.Equal(t, want[1], rows[key][4], key)
 	}
-	assert.Len(t, rows, 8+4, "eight paper truncations, three other methods of the paper and RTU")
+	assert.Len(t, rows, 8+5, "eight paper truncations, three other methods of the paper and the two RTUs")
 	// The paper's pairs follow, each with its cost under the paper's formula
 	// (hand-computed: (k+1)(4H² + 4·12·H + 4H)).
 	for pair, cost := range map[string]string{"2:13": "4056", "3:10": "3680", "5:8": "4032", "8:5": "3240",
