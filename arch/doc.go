@@ -28,7 +28,10 @@
 //
 // The registry of methods (registry.go) holds what the rest of the module
 // knows about each learning method (Method) besides its engine: its family,
-// legend label, colour, whether the paper's compute model counts it, how the
-// run-time gate covers it, and for a learner added with Register its
-// constructor and operation count (docs/extending.md, "Add a learner").
+// legend label and legend texts, colour, the settings that size it, a
+// network's features per stage, whether its gradient is stochastic, its
+// operation counts per step (the paper's compute model and the
+// implementation's; package compute attaches the built-in methods', which
+// need their engines), how the run-time gate covers it, and for a learner
+// added with Register its constructor (docs/extending.md, "Add a learner").
 package arch

@@ -230,10 +230,11 @@ var registry = struct {
 
 // Register adds a method to the registry: from then on it is Known, listed
 // by Methods, and the command line, experiments, figures and budget tables
-// accept it. A method of FamilyOther needs New and Ops, and is exempt from
-// the run-time gate (its reason in Exempt). Register panics if
-// the method is already registered or the entry is incomplete. The returned
-// function removes the entry again (for tests).
+// accept it. A method of FamilyOther needs New and Ops, has no stages
+// (PerStage), gives PaperOps exactly when PaperModel, and is exempt from the
+// run-time gate (its reason in Exempt). Register panics if the method is
+// already registered or the entry is incomplete. The returned function
+// removes the entry again (for tests).
 func Register(info MethodInfo) (unregister func()) {
 	switch {
 	case info.Method == "":

@@ -15,5 +15,11 @@
 // plus 4; T-BPTT spends k more forward passes' worth on the gradient, and
 // forward-mode learning of a column about six operations per learning
 // parameter (paper Appendix B). These are the paper's estimates, not exact counts of this module's
-// engines; those report their own counts (OpsPerStep methods).
+// engines; those report their own counts (OpsPerStep methods), which Implementation returns.
+//
+// Both counts of every built-in method are attached to its entry in the
+// registry of methods (arch.CountBuiltin, when this package is initialized):
+// Config.Ops, Config.Implementation and Matched ask the entry (arch.Info), so
+// a method added with arch.Register, bringing its own counts, is counted and
+// matched the same way.
 package compute
