@@ -26,29 +26,45 @@ func Methods() []string {
 	return names
 }
 
-// normalizeMethod maps a method or a label such as "T-BPTT" or "CCN" to its
-// method name: lower case, letters only.
+// normalizeMethod maps a method or a label such as "T-BPTT" or "CCN" to
+// lower-case letters and digits only ("tbptt", "ccn").
 func normalizeMethod(s string) string {
 	var b strings.Builder
 	for _, r := range strings.ToLower(s) {
-		if r >= 'a' && r <= 'z' {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
 			b.WriteRune(r)
 		}
 	}
 	return b.String()
 }
 
-// MethodColor returns the colour of method: its name in any case ("snap1"),
-// or with case and punctuation ignored ("T-BPTT" is TBPTT). It returns an
-// error for an unknown method.
-func MethodColor(method string) (color.RGBA, error) {
-	c, ok := methodColor(arch.Method(strings.ToLower(method)))
-	if !ok {
-		c, ok = methodColor(arch.Method(normalizeMethod(method)))
+// lookupMethod returns the method of the registry of methods that s names:
+// its name in any case ("snap1"), its label ("SnAp-1", "Linear (no
+// memory)"), or either with case and punctuation ignored ("T-BPTT" is
+// tbptt).
+func lookupMethod(s string) (arch.Method, bool) {
+	if m := arch.Method(strings.ToLower(s)); m.Known() {
+		return m, true
 	}
+	n := normalizeMethod(s)
+	for _, m := range arch.Methods() {
+		info, _ := arch.Info(m)
+		if strings.EqualFold(info.Label, s) || normalizeMethod(string(m)) == n || normalizeMethod(info.Label) == n {
+			return m, true
+		}
+	}
+	return "", false
+}
+
+// MethodColor returns the colour of method: its name or its label in the
+// registry of methods, in any case, with punctuation ignored ("T-BPTT" is
+// tbptt). It returns an error for an unknown method.
+func MethodColor(method string) (color.RGBA, error) {
+	m, ok := lookupMethod(method)
 	if !ok {
 		return color.RGBA{}, fmt.Errorf("plots: unknown method %q (want one of %s)", method, strings.Join(Methods(), ", "))
 	}
+	c, _ := methodColor(m)
 	return c, nil
 }
 
@@ -87,13 +103,13 @@ func translucent(c color.RGBA, a uint8) color.RGBA {
 	return color.RGBA{R: uint8(float64(c.R) * f), G: uint8(float64(c.G) * f), B: uint8(float64(c.B) * f), A: a}
 }
 
-// methodKey returns the name of a method with a colour (MethodColor knows
-// it): the method in lower case ("snap1"), else normalized ("T-BPTT").
+// methodKey returns the method a series names (lookupMethod), or its
+// name as given when it names none.
 func methodKey(m string) string {
-	if _, ok := methodColor(arch.Method(strings.ToLower(m))); ok {
-		return strings.ToLower(m)
+	if k, ok := lookupMethod(m); ok {
+		return string(k)
 	}
-	return normalizeMethod(m)
+	return m
 }
 
 // assignColors returns a colour per item: the colour of its method, or, when

@@ -20,6 +20,12 @@ func TestMethodColorIgnoresCaseAndPunctuation(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, cb, ca, tc.a)
 	}
+	for _, m := range arch.Methods() { // every label names its method
+		info, _ := arch.Info(m)
+		c, err := MethodColor(info.Label)
+		require.NoError(t, err, info.Label)
+		assert.Equal(t, info.Color, c, info.Label)
+	}
 	_, err := MethodColor("gru")
 	assert.ErrorContains(t, err, "want one of ccn, columnar, constructive, linear, rtrl, rtu, rtu-linear, snap1, tbptt, uoro")
 }
