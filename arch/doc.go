@@ -31,7 +31,7 @@
 // legend label and legend texts, colour, the settings that size it, a
 // network's features per stage, whether its gradient is stochastic, its
 // operation counts per step (the paper's compute model and the
-// implementation's; package compute attaches the built-in methods', which
+// implementation's; package opcount attaches the built-in methods', which
 // need their engines), how the run-time gate covers it, and for a learner
 // added with Register its constructor (docs/extending.md, "Add a learner").
 package arch

@@ -133,7 +133,7 @@ type MethodInfo struct {
 	// forward pass and the gradient, a network in its last stage,
 	// normalization on), as the engine's OpsPerStep reports it. A
 	// registered method gives its own; the built-in methods' are attached
-	// by package compute (CountBuiltin), which imports their engines.
+	// by package opcount (CountBuiltin), which imports their engines.
 	Ops Count
 	// Gate is how the run-time gate covers the method; Exempt says why when
 	// it does not.
@@ -190,7 +190,7 @@ var (
 // builtin are the entries of the built-in methods, in the order the
 // documentation lists them. Colours are the Okabe–Ito palette, readable by
 // colour-blind readers. Their counts (Ops, PaperOps) are attached by
-// package compute.
+// package opcount.
 var builtin = []MethodInfo{
 	{Method: MethodCCN, Family: FamilyNetwork, Label: "CCN", PaperModel: true,
 		Sizes: []Size{SizeFeatures, SizePerStage}, PerStage: uPerStage,
@@ -273,7 +273,7 @@ func Register(info MethodInfo) (unregister func()) {
 
 // CountBuiltin attaches the operation counts of a built-in method's engine
 // to its entry: ops, the implementation's exact count, and paper, the paper's
-// compute model (nil when the entry's PaperModel is false). Package compute
+// compute model (nil when the entry's PaperModel is false). Package opcount
 // calls it once per built-in method when it is initialized: the engines that
 // count themselves (forward, backward) import arch, not the other way round.
 // It panics if m is not built in, already counted, or paper disagrees with

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ccn-go/ccn/arch"
-	"github.com/ccn-go/ccn/compute"
+	"github.com/ccn-go/ccn/opcount"
 	"github.com/ccn-go/ccn/experiments"
 	"github.com/ccn-go/ccn/plots"
 )
@@ -67,7 +67,7 @@ func opsPerStep(c experiments.RunConfig) (int, error) {
 	}
 	s := r.Spec(r.Inputs())
 	s.Norm.Enabled = true // counted with normalization on, as ccn budget does
-	n, ok := compute.Implementation(r.Config().Method, s)
+	n, ok := opcount.Implementation(r.Config().Method, s)
 	if !ok {
 		return 0, fmt.Errorf("no operation count for %+v", s)
 	}

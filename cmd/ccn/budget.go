@@ -10,7 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/ccn-go/ccn/arch"
-	"github.com/ccn-go/ccn/compute"
+	"github.com/ccn-go/ccn/opcount"
 )
 
 // runBudget prints the paper's per-step operation count of one configuration
@@ -27,7 +27,7 @@ func runBudget(args []string, stdout, stderr io.Writer) error {
 	inputs := intFlag(fs, "inputs", 12, "input size |x|")
 	noOutBias := fs.Bool("no-out-bias", false, "tbptt, rtrl, snap1, uoro: count without the output bias b_out, as ccn run --no-out-bias (implementation count only)")
 	ops := intFlag(fs, "ops", 0, "compute matching: per-step budget in operations")
-	truncations := fs.String("truncations", joinInts(compute.PaperTruncations()), "with --ops: comma-separated T-BPTT truncations")
+	truncations := fs.String("truncations", joinInts(opcount.PaperTruncations()), "with --ops: comma-separated T-BPTT truncations")
 	nearest := fs.Bool("nearest", false, "with --ops: T-BPTT hidden size whose cost is nearest the budget (may exceed it) instead of the largest within it")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -77,8 +77,8 @@ func runBudget(args []string, stdout, stderr io.Writer) error {
 
 // budgetConfig checks the flags of one configuration against the sizes of
 // its method's entry in the registry of methods (arch.MethodInfo.Sizes).
-func budgetConfig(m arch.Method, set map[string]bool, hidden, truncation, features, perStage, inputs int) (compute.Config, error) {
-	c := compute.Config{Method: m, Inputs: inputs}
+func budgetConfig(m arch.Method, set map[string]bool, hidden, truncation, features, perStage, inputs int) (opcount.Config, error) {
+	c := opcount.Config{Method: m, Inputs: inputs}
 	info, ok := arch.Info(m)
 	if !ok {
 		names := make([]string, 0, len(arch.Methods()))
@@ -110,7 +110,7 @@ func budgetConfig(m arch.Method, set map[string]bool, hidden, truncation, featur
 			c.Truncation = v
 		case arch.SizePerStage:
 			c.PerStage = v
-		default: // hidden units, trace units, features: compute.Config.Features
+		default: // hidden units, trace units, features: opcount.Config.Features
 			c.Features = v
 		}
 	}
@@ -151,7 +151,7 @@ func joinInts(v []int) string {
 	return strings.Join(s, ",")
 }
 
-func printConfig(stdout io.Writer, c compute.Config) error {
+func printConfig(stdout io.Writer, c opcount.Config) error {
 	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(w, "method\t%s\n", c.Method)
 	info, _ := arch.Info(c.Method)
@@ -179,11 +179,11 @@ func printConfig(stdout io.Writer, c compute.Config) error {
 }
 
 func printMatched(stdout io.Writer, budget, inputs int, truncations []int, perStage int, nearest bool) error {
-	cs := compute.Matched(budget, inputs, truncations, []int{perStage}) // features column: RTU's trace units
+	cs := opcount.Matched(budget, inputs, truncations, []int{perStage}) // features column: RTU's trace units
 	if nearest {
 		for i, c := range cs {
 			if c.Method == arch.MethodTBPTT {
-				cs[i].Features = compute.NearestTBPTT(budget, inputs, c.Truncation)
+				cs[i].Features = opcount.NearestTBPTT(budget, inputs, c.Truncation)
 			}
 		}
 	}
@@ -219,7 +219,7 @@ func printMatched(stdout io.Writer, budget, inputs int, truncations []int, perSt
 	if budget == 4000 && inputs == 12 {
 		fmt.Fprintln(stdout, "\npaper's compute-matched T-BPTT pairs (Table 1; hand-picked: no single rounding rule of the formula gives all eight):")
 		fmt.Fprintf(w, "k:H\tpaper ops\tof budget\n")
-		for _, c := range compute.PaperTBPTTPairs() {
+		for _, c := range opcount.PaperTBPTTPairs() {
 			fmt.Fprintf(w, "%d:%d\t%d\t%.1f%%\n", c.Truncation, c.Features, c.Ops(), 100*float64(c.Ops())/float64(budget))
 		}
 		if err := w.Flush(); err != nil {

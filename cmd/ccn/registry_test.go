@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/ccn-go/ccn/arch"
-	"github.com/ccn-go/ccn/compute"
+	"github.com/ccn-go/ccn/opcount"
 	"github.com/ccn-go/ccn/plots"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -94,7 +94,7 @@ func TestRegisteredLearnerEndToEnd(t *testing.T) {
 	code, _, stderr = runCLI("budget", "--method", "toy", "--hidden", "3")
 	assert.Equal(t, 2, code, "the entry has no sizes")
 	assert.Contains(t, stderr, "method toy takes --inputs only, not --hidden")
-	n, ok := compute.Config{Method: "toy", Inputs: 7}.Implementation()
+	n, ok := opcount.Config{Method: "toy", Inputs: 7}.Implementation()
 	assert.True(t, ok)
 	assert.Equal(t, 22, n)
 

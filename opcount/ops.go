@@ -1,4 +1,4 @@
-package compute
+package opcount
 
 import (
 	"fmt"
@@ -15,7 +15,7 @@ import (
 func TBPTT(hidden, inputs, truncation int) int {
 	checkSizes(hidden, inputs)
 	if truncation < 1 {
-		panic(fmt.Sprintf("compute: truncation %d below 1", truncation))
+		panic(fmt.Sprintf("opcount: truncation %d below 1", truncation))
 	}
 	h, x := hidden, inputs
 	return (truncation + 1) * (4*h*h + 4*h*x + 4*h)
@@ -43,7 +43,7 @@ func Columnar(features, inputs int) int {
 func CCN(features, inputs, perStage int) int {
 	checkSizes(features, inputs)
 	if perStage < 1 {
-		panic(fmt.Sprintf("compute: features per stage %d below 1", perStage))
+		panic(fmt.Sprintf("opcount: features per stage %d below 1", perStage))
 	}
 	cell := 2*features + 4*inputs + 4
 	return features*cell + 6*perStage*cell
@@ -71,10 +71,10 @@ func Constructive(features, inputs int) int { return CCN(features, inputs, 1) }
 
 func checkSizes(features, inputs int) {
 	if features < 0 {
-		panic(fmt.Sprintf("compute: negative feature count %d", features))
+		panic(fmt.Sprintf("opcount: negative feature count %d", features))
 	}
 	if inputs < 0 {
-		panic(fmt.Sprintf("compute: negative input size %d", inputs))
+		panic(fmt.Sprintf("opcount: negative input size %d", inputs))
 	}
 }
 
@@ -102,11 +102,11 @@ type Config struct {
 func (c Config) Ops() int {
 	info, _ := arch.Info(c.Method)
 	if info.PaperOps == nil {
-		panic(fmt.Sprintf("compute: the paper's compute model has no count for method %q", c.Method))
+		panic(fmt.Sprintf("opcount: the paper's compute model has no count for method %q", c.Method))
 	}
 	n, ok := info.PaperOps(c.Spec())
 	if !ok {
-		panic(fmt.Sprintf("compute: %s is out of range of the paper's compute model", c))
+		panic(fmt.Sprintf("opcount: %s is out of range of the paper's compute model", c))
 	}
 	return n
 }

@@ -1,4 +1,4 @@
-package compute
+package opcount
 
 import (
 	"fmt"
@@ -29,7 +29,7 @@ func largest(budget int, cost func(n int) int) int {
 
 func checkBudget(budget int) {
 	if budget < 0 {
-		panic(fmt.Sprintf("compute: negative budget %d", budget))
+		panic(fmt.Sprintf("opcount: negative budget %d", budget))
 	}
 }
 
@@ -113,7 +113,7 @@ func Matched(budget, inputs int, truncations, perStages []int) []Config {
 					c.Features = n * step
 					ops, ok := info.PaperOps(c.Spec())
 					if !ok {
-						panic(fmt.Sprintf("compute: %s is out of range of the paper's compute model", c))
+						panic(fmt.Sprintf("opcount: %s is out of range of the paper's compute model", c))
 					}
 					return ops
 				})

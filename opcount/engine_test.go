@@ -1,4 +1,4 @@
-package compute_test
+package opcount_test
 
 import (
 	"testing"
@@ -7,8 +7,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ccn-go/ccn/arch"
-	"github.com/ccn-go/ccn/compute"
 	"github.com/ccn-go/ccn/experiments"
+	"github.com/ccn-go/ccn/opcount"
 )
 
 // The count the registry holds for every method that is not a network of
@@ -28,7 +28,7 @@ func TestCountIsTheEnginesCount(t *testing.T) {
 			e, ok := l.(interface{ OpsPerStep() int })
 			require.True(t, ok, "the engine of %s counts its operations", m)
 			s := r.Spec(inputs)
-			n, ok := compute.Implementation(m, s)
+			n, ok := opcount.Implementation(m, s)
 			require.True(t, ok)
 			assert.Equal(t, e.OpsPerStep(), n)
 		})

@@ -1,7 +1,9 @@
-// Package compute is the paper's compute model (Appendix A.7; docs/equations.md): the
-// estimated number of arithmetic operations (+, −, ×, ÷ count one each) per
-// step of each learning method, and compute matching, which picks for a
-// per-step budget the largest network each method can afford.
+// Package opcount counts arithmetic operations (+, −, ×, ÷ count one each)
+// per step of each learning method, two ways: the paper's compute model
+// (Appendix A.7; docs/equations.md), an estimate, and this module's exact
+// count of what its engines do (Implementation); and it does compute
+// matching, which picks for a per-step budget the largest network each
+// method can afford. It computes nothing itself: it counts.
 //
 // With |h| features, |x| inputs, truncation k and u features learned per
 // stage:
@@ -22,4 +24,4 @@
 // Config.Ops, Config.Implementation and Matched ask the entry (arch.Info), so
 // a method added with arch.Register, bringing its own counts, is counted and
 // matched the same way.
-package compute
+package opcount

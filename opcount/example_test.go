@@ -1,16 +1,16 @@
-package compute_test
+package opcount_test
 
 import (
 	"fmt"
 
-	"github.com/ccn-go/ccn/compute"
+	"github.com/ccn-go/ccn/opcount"
 )
 
 func ExampleMatched() {
 	// The paper's trace patterning budget: about 4000 operations per step,
 	// 12 inputs; every method of the registry the paper's compute model
 	// counts, in the registry's order.
-	for _, c := range compute.Matched(4000, 12, []int{15}, []int{4}) {
+	for _, c := range opcount.Matched(4000, 12, []int{15}, []int{4}) {
 		fmt.Printf("%-38s %d ops\n", c, c.Ops())
 	}
 	// Output:
@@ -24,6 +24,6 @@ func ExampleMatched() {
 
 func ExampleTBPTT() {
 	// The paper's best T-BPTT learner: 4 hidden units, truncation 15.
-	fmt.Println(compute.TBPTT(4, 12, 15))
+	fmt.Println(opcount.TBPTT(4, 12, 15))
 	// Output: 4352
 }

@@ -1,4 +1,4 @@
-package compute
+package opcount
 
 import (
 	"fmt"
@@ -52,7 +52,7 @@ func TestPanics(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			msg := panicMessage(f)
-			assert.True(t, strings.HasPrefix(msg, "compute: "), "panic %q", msg)
+			assert.True(t, strings.HasPrefix(msg, "opcount: "), "panic %q", msg)
 		})
 	}
 }

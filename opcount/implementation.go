@@ -1,4 +1,4 @@
-package compute
+package opcount
 
 import (
 	"fmt"
@@ -48,7 +48,7 @@ func Implementation(m arch.Method, s arch.Spec) (int, bool) {
 		return 0, false
 	}
 	if info.Ops == nil {
-		panic(fmt.Sprintf("compute: method %s has no operation count in the registry of methods", m))
+		panic(fmt.Sprintf("opcount: method %s has no operation count in the registry of methods", m))
 	}
 	return info.Ops(s)
 }
