@@ -2,9 +2,13 @@ package main
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ccn-go/ccn/arch"
+	"github.com/ccn-go/ccn/experiments"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -163,5 +167,29 @@ func TestBudgetBadInput(t *testing.T) {
 			assert.Empty(t, stdout.String())
 			assert.Equal(t, 1, strings.Count(stderr.String(), "\n"), "one line: %q", stderr.String())
 		})
+	}
+}
+
+// The sizes ccn budget takes for a method (its registry entry's Sizes) are
+// run settings that apply to it in ccn run (experiments.Settings' For), and
+// the other way round for hidden units, truncation and features, so that
+// the two places cannot drift apart. Features per stage applies to every
+// network in runs, fixed for Columnar (all) and Constructive (1), which
+// therefore do not take it.
+func TestBudgetSizesAreRunSettings(t *testing.T) {
+	for _, m := range arch.Methods() {
+		info, _ := arch.Info(m)
+		for _, key := range []string{"hidden", "truncation", "features", "features-per-stage"} {
+			s, ok := experiments.Lookup(key)
+			require.True(t, ok, key)
+			takes := slices.ContainsFunc(info.Sizes, func(z arch.Size) bool { return z.Flag() == key })
+			if key == "features-per-stage" {
+				assert.True(t, !takes || s.Applies(m), "%s takes --%s, which does not apply to its runs", m, key)
+				assert.Equal(t, takes, s.Applies(m) && info.PerStage != nil && info.PerStage(arch.Spec{Features: 6, FeaturesPerStage: 2}) == 2,
+					"%s: --%s given exactly when the run's value is free", m, key)
+				continue
+			}
+			assert.Equal(t, s.Applies(m), takes, "%s: --%s in ccn budget and in ccn run", m, key)
+		}
 	}
 }
