@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"github.com/ccn-go/ccn/arch"
-	"github.com/ccn-go/ccn/opcount"
 	"github.com/ccn-go/ccn/experiments"
+	"github.com/ccn-go/ccn/opcount"
 	"github.com/ccn-go/ccn/plots"
 )
 
