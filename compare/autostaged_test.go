@@ -78,3 +78,24 @@ func TestCheckAutoStagedTeeth(t *testing.T) {
 		})
 	}
 }
+
+// The auto rows of ccn verify: Constructive and CCN under every
+// normalization, each passing at the suite's default length.
+func TestAutoRows(t *testing.T) {
+	r := reference.New()
+	seen := map[string]bool{}
+	for i, c := range Cases(SuiteConfig{Networks: true}) {
+		if c.Auto == nil {
+			continue
+		}
+		assert.Equal(t, "auto", c.StageName())
+		seen[c.Cell+" "+c.Norm] = true
+		res := RunCase(r, c, SuiteConfig{Seed: 1}, i)
+		assert.True(t, res.Pass(), "%s %s: max rel %.3g, err %v", c.Cell, c.Norm, res.MaxRel, res.Err)
+	}
+	for _, cell := range []string{"constructive", "ccn"} {
+		for _, n := range networkNorms {
+			assert.True(t, seen[cell+" "+n.name], "%s %s", cell, n.name)
+		}
+	}
+}
