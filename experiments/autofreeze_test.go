@@ -29,8 +29,8 @@ func TestAutoStepsPerStage(t *testing.T) {
 	assert.Equal(t, []string{"method", "steps", "steps-per-stage", "stage-threshold"}, keys)
 	r, err := yc.Resolve()
 	require.NoError(t, err)
-	// P = 2.5M at 10M steps is 500k at 2M: min 100k, max 1M, window 10k.
-	assert.Equal(t, forward.AutoFreeze{Min: 100_000, Max: 1_000_000, Window: 10_000, Threshold: 0.1, Decay: DefaultStageDecay}, r.AutoFreeze())
+	// P = 2.5M at 10M steps is 500k at 2M: min 250k, max 1M, window 2.5k.
+	assert.Equal(t, forward.AutoFreeze{Min: 250_000, Max: 1_000_000, Window: 2500, Threshold: 0.1, Decay: 0.98}, r.AutoFreeze())
 
 	b, err := json.Marshal(r)
 	require.NoError(t, err)

@@ -68,8 +68,9 @@ var paperStepsPerStage = map[arch.Method]int{arch.MethodCCN: 2_500_000, arch.Met
 const AutoStepsPerStage = -1
 
 // DefaultStageDecay is the decay β of the mean cosine of the auto schedule
-// when stage-decay is 0: about the last ten measurements count.
-const DefaultStageDecay = 0.9
+// when stage-decay is 0: about the last fifty measurements count (half of
+// stage-min at the default stage-window).
+const DefaultStageDecay = 0.98
 
 // autoOnly returns the Check of a stage-* setting: unset unless
 // steps-per-stage is auto (set reports whether it is set), and then check.
@@ -295,7 +296,7 @@ var Settings = []Setting{
 		},
 		Field: func(c *RunConfig) any { return &c.StepsPerStage },
 		Words: map[string]int{"auto": AutoStepsPerStage}},
-	{Key: "stage-min", Unit: "steps", Help: "with steps-per-stage auto: the shortest stage (0: the paper's steps-per-stage/5, scaled by steps/10M)",
+	{Key: "stage-min", Unit: "steps", Help: "with steps-per-stage auto: the shortest stage (0: half the paper's steps-per-stage, scaled by steps/10M)",
 		For:   withStages,
 		Check: autoOnly(func(c *RunConfig) bool { return c.StageMin != 0 }, func(c *RunConfig) string { return nonNegative(c.StageMin) }),
 		Field: func(c *RunConfig) any { return &c.StageMin }},
@@ -311,7 +312,7 @@ var Settings = []Setting{
 			return ""
 		}),
 		Field: func(c *RunConfig) any { return &c.StageMax }},
-	{Key: "stage-window", Unit: "steps", Help: "with steps-per-stage auto: steps between measurements of the learning stage's displacement (0: stage-min/10)",
+	{Key: "stage-window", Unit: "steps", Help: "with steps-per-stage auto: steps between measurements of the learning stage's displacement (0: stage-min/100)",
 		For:   withStages,
 		Check: autoOnly(func(c *RunConfig) bool { return c.StageWindow != 0 }, func(c *RunConfig) string { return nonNegative(c.StageWindow) }),
 		Field: func(c *RunConfig) any { return &c.StageWindow }},
@@ -482,10 +483,17 @@ func (s Setting) wordList() string {
 // zero settings replaced by their defaults: with P the paper's
 // steps-per-stage of the method at PaperSteps, scaled to c's steps,
 //
-//	stage-min    P/5        (at least 1)
-//	stage-max    2P         (at least stage-min)
-//	stage-window stage-min/10 (at least 1)
-//	stage-threshold 0, stage-decay DefaultStageDecay
+//	stage-min       P/2            (at least 1)
+//	stage-max       2P             (at least stage-min)
+//	stage-window    stage-min/100  (at least 1)
+//	stage-threshold 0
+//	stage-decay     DefaultStageDecay
+//
+// On trace patterning CCN's first stage starts with a plateau (after its
+// first quick moves the cosines fall near 0 until the CS-US association
+// begins to be learned, about 150k-250k steps in at α = 3e-4), which a test
+// must not take for convergence: stage-min P/2 (250k steps at 2M) is past
+// it. Measured with internal/drift (docs/stages.md).
 func autoFreeze(c RunConfig) forward.AutoFreeze {
 	scale := func(v float64) int {
 		return max(1, int(math.Round(v*float64(c.Steps)/PaperSteps)))
@@ -493,13 +501,13 @@ func autoFreeze(c RunConfig) forward.AutoFreeze {
 	p := float64(paperStepsPerStage[c.Method])
 	a := forward.AutoFreeze{Min: c.StageMin, Max: c.StageMax, Window: c.StageWindow, Threshold: c.StageThreshold, Decay: c.StageDecay}
 	if a.Min == 0 {
-		a.Min = scale(p / 5)
+		a.Min = scale(p / 2)
 	}
 	if a.Max == 0 {
 		a.Max = max(a.Min, scale(2*p))
 	}
 	if a.Window == 0 {
-		a.Window = max(1, a.Min/10)
+		a.Window = max(1, a.Min/100)
 	}
 	if a.Decay == 0 {
 		a.Decay = DefaultStageDecay

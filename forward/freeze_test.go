@@ -156,3 +156,31 @@ func TestNetworkAutoFreezeAllocs(t *testing.T) {
 		n.Grad(dst)
 	}))
 }
+
+// BenchmarkAutoFreeze is one Step and Grad of a CCN at stage 2 of 4 (12
+// features, 4 per stage, 12 inputs) with a fixed schedule and with the
+// AutoFreeze test measuring every K steps (the stage never freezes).
+func BenchmarkAutoFreeze(b *testing.B) {
+	const never = 1 << 40
+	for _, bc := range []struct {
+		name string
+		cfg  NetworkConfig
+	}{
+		{"fixed", NetworkConfig{MaxFeatures: 16, StepsPerStage: never}},
+		{"auto/K=2500", NetworkConfig{MaxFeatures: 16, AutoFreeze: AutoFreeze{Min: never, Max: never, Window: 2500}}},
+		{"auto/K=1", NetworkConfig{MaxFeatures: 16, AutoFreeze: AutoFreeze{Min: never, Max: never, Window: 1}}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			n := NewNetworkAt(arch.CCN(12, 4, 2, arch.Normalization{Enabled: true}), bc.cfg)
+			fillUniform(rand.New(rand.NewPCG(3, 4)), n.Params(), 0.3)
+			xs := benchInputs(12)
+			dst := make([]float64, n.NumParams())
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				n.Params()[i%n.NumParams()] += 1e-9
+				n.Step(xs[i&63])
+				n.Grad(dst)
+			}
+		})
+	}
+}
