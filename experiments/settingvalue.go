@@ -68,6 +68,9 @@ func (s Setting) Parse(c *RunConfig, text string) error {
 			return nil
 		}
 		v, err := parseInt(text, 64)
+		if err != nil && s.Words != nil {
+			return fmt.Errorf("%q is not an integer or %s", text, s.wordList())
+		}
 		if err != nil {
 			return err
 		}
