@@ -20,7 +20,7 @@ type AutoStagedSpec struct {
 	FeaturesPerStage int                // columns each stage adds
 	MaxFeatures      int                // total features
 	Norm             arch.Normalization // the features' online normalization
-	Freeze           forward.AutoFreeze // the test; Freeze.Window ≤ Freeze.Min
+	Freeze           forward.AutoFreeze // the test; 2 ≤ Freeze.Window ≤ Freeze.Min
 	Rate             float64            // η of the check's parameter steps
 }
 
