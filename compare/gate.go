@@ -44,6 +44,10 @@ type GateNet struct {
 	FeaturesPerStage int
 	MaxFeatures      int // MaxFeatures = FeaturesPerStage: Columnar, one stage
 	Norm             arch.Normalization
+	// AutoFreeze: the stages freeze when their features have converged
+	// (forward.AutoFreeze); the gate then also follows stage changes at
+	// steps the test picks (gateAuto).
+	AutoFreeze bool
 }
 
 // GateLength is the least number of steps the gate checks: long enough for
@@ -135,6 +139,10 @@ func Gate(spec GateSpec) error {
 					checks = append(checks, name)
 				}
 				as, err = CheckStaged(r, seg, tr, rng, spec.Inject.Forward())
+				if spec.Net.AutoFreeze && err == nil {
+					name, a, aerr := gateAuto(r, *spec.Net, norm, normName, tr, rng, spec.Inject)
+					checks, as, err = append(checks, name), append(as, a), aerr
+				}
 			} else {
 				top := arch.Columnar(m, spec.Net.MaxFeatures, norm)
 				var a Agreement

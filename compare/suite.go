@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ccn-go/ccn/arch"
+	"github.com/ccn-go/ccn/forward"
 	"github.com/ccn-go/ccn/reference"
 )
 
@@ -23,6 +24,11 @@ type Case struct {
 	// through len(Staged.Segments)−1 stage changes (CheckStaged) and the
 	// row compares the segment after the last one.
 	Staged *StagedSpec
+	// Auto, for a case whose stages freeze when learned: the network's
+	// stages freeze at steps the forward.AutoFreeze test picks
+	// (CheckAutoStaged); the row compares every prediction and the first
+	// window of every stage.
+	Auto *AutoStagedSpec
 }
 
 // Dense is the shape of a column or dense case.
@@ -75,6 +81,9 @@ func (c Case) Stage() int {
 // StageName is the stage column of the verification table: the learning
 // stage, or for a stage-change case the change it checks ("1->2").
 func (c Case) StageName() string {
+	if c.Auto != nil {
+		return "auto"
+	}
 	if c.Staged != nil {
 		return Transition(len(c.Staged.Segments) - 1)
 	}
@@ -284,6 +293,33 @@ func networkCases(T int) []Case {
 	for changes := 1; changes <= 2; changes++ {
 		staged(AtariInputs, 5, 15, changes, 3)
 	}
+	cs = append(cs, autoCases(T)...)
+	return cs
+}
+
+// autoCases are the rows of stages that freeze when learned: Constructive
+// (4 features) and CCN (4 per stage, the last cut short at 14) on 12 inputs
+// under each normalization, whose stages last T/3 to T steps as the
+// AutoFreeze test (window max(2, T/6), τ = 0, β = 0.5) picks, over 4T steps.
+func autoCases(T int) []Case {
+	window := max(2, T/6)
+	freeze := forward.AutoFreeze{Min: max(window, T/3), Max: max(window, T/3, T), Window: window, Decay: 0.5}
+	var cs []Case
+	for _, n := range networkNorms {
+		for _, u := range []int{1, 4} {
+			maxF := map[int]int{1: 4, 4: 14}[u]
+			spec := AutoStagedSpec{Inputs: 12, FeaturesPerStage: u, MaxFeatures: maxF, Norm: n.norm, Freeze: freeze, Rate: 0.5}
+			cell := "ccn"
+			if u == 1 {
+				cell = "constructive"
+			}
+			net := arch.Network{Inputs: 12, Norm: n.norm}
+			for f := 0; f < maxF; f += u {
+				net.Stages = append(net.Stages, min(u, maxF-f))
+			}
+			cs = append(cs, Case{Engine: "forward", Cell: cell, Hidden: maxF, Inputs: 12, Length: 4 * T, Net: net, Norm: n.name, Auto: &spec})
+		}
+	}
 	return cs
 }
 
@@ -336,6 +372,10 @@ func RunCase(r *reference.Reference, c Case, cfg SuiteConfig, index int) Result 
 			a, err = CheckDenseRTRL(r, c.Dense(), tr, rng, fd)
 		case c.Cell == "dense":
 			a, err = CheckTBPTT(r, c.Dense(), c.Truncation, tr, rng, bd)
+		case c.Auto != nil:
+			var res AutoStaged
+			res, err = CheckAutoStaged(r, *c.Auto, tr, rng, fd)
+			a = res.Worst()
 		case c.Staged != nil:
 			var as []Agreement
 			as, err = CheckStaged(r, *c.Staged, tr, rng, fd)

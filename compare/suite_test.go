@@ -29,15 +29,16 @@ func TestSuiteInjectionsFailWhereTheyApply(t *testing.T) {
 		"rtu":      {Engine: "forward", Cell: CellRTU, Hidden: 2, Inputs: 3, Length: 10},
 		"rtu-lin":  {Engine: "forward", Cell: CellRTULinear, Hidden: 2, Inputs: 3, Length: 10},
 		"staged":   {Engine: "forward", Cell: "ccn", Hidden: 6, Inputs: 3, Length: 18, Net: staged.topologies()[2], Norm: "fast", Staged: &staged},
+		"auto":     autoCases(12)[3],
 	}
 	fails := map[Injection]string{
 		InjectNone:                 "",
-		InjectDropRecurrentTerm:    "column rtrl columnar ccn staged snap1 snap1-h1 snap1-dg rtu rtu-lin",
+		InjectDropRecurrentTerm:    "column rtrl columnar ccn staged auto snap1 snap1-h1 snap1-dg rtu rtu-lin",
 		InjectOffByOneWindow:       "tbptt",
 		InjectDropForgetPath:       "tbptt",
-		InjectPreviousStepFeatures: "ccn staged linear linear-0",
-		InjectRestartStats:         "staged",
-		InjectRestartState:         "staged",
+		InjectPreviousStepFeatures: "ccn staged auto linear linear-0",
+		InjectRestartStats:         "staged auto",
+		InjectRestartState:         "staged auto",
 		InjectAsymmetricUORO:       "uoro",
 		InjectDropPhaseCoupling:    "rtu rtu-lin",
 	}

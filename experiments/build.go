@@ -95,6 +95,16 @@ func (r Resolved) RTU(inputs int) (arch.RTU, bool) {
 	return arch.RTU{Units: c.Hidden, Inputs: inputs, Linear: c.Method == arch.MethodRTULinear}, true
 }
 
+// AutoFreeze returns the auto stage schedule of r with its defaults filled
+// in (see the stage-* settings), or the zero value (off) unless r is a CCN or
+// Constructive run with steps-per-stage auto.
+func (r Resolved) AutoFreeze() forward.AutoFreeze {
+	if r.c.StepsPerStage != AutoStepsPerStage {
+		return forward.AutoFreeze{}
+	}
+	return autoFreeze(r.c)
+}
+
 func (c RunConfig) norm() arch.Normalization {
 	return arch.Normalization{Enabled: !c.NoNorm, Decay: c.NormDecay, Epsilon: c.Epsilon}
 }
@@ -105,7 +115,7 @@ func (r Resolved) Spec(inputs int) arch.Spec {
 	c := r.c
 	return arch.Spec{
 		Inputs: inputs, Seed: learnerSeed(c.Seed), Hidden: c.Hidden,
-		Features: c.Features, FeaturesPerStage: c.FeaturesPerStage, StepsPerStage: c.StepsPerStage,
+		Features: c.Features, FeaturesPerStage: c.FeaturesPerStage, StepsPerStage: max(0, c.StepsPerStage),
 		Truncation: c.Truncation, OutBias: !c.NoOutBias, FanInInit: c.FanInInit, Norm: c.norm(),
 	}
 }
@@ -177,7 +187,8 @@ func (r Resolved) NewLearner(inputs int) (arch.Engine, Layout, Optimizer) {
 			Inputs:           inputs,
 			FeaturesPerStage: c.FeaturesPerStage,
 			MaxFeatures:      c.Features,
-			StepsPerStage:    c.StepsPerStage,
+			StepsPerStage:    max(0, c.StepsPerStage),
+			AutoFreeze:       r.AutoFreeze(),
 			Norm:             c.norm(),
 			Seed:             seed,
 		})

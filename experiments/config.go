@@ -60,7 +60,12 @@ type RunConfig struct {
 	Distractors      int
 	Features         int
 	FeaturesPerStage int
-	StepsPerStage    int
+	StepsPerStage    int // AutoStepsPerStage: "auto"
+	StageMin         int
+	StageMax         int
+	StageWindow      int
+	StageThreshold   float64
+	StageDecay       float64
 	Hidden           int
 	NoOutBias        bool
 	FanInInit        bool

@@ -198,7 +198,7 @@ func TestRunConfigJSONRoundTrip(t *testing.T) {
 	b, err := json.Marshal(r)
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"env":"trace-patterning","stream":"","method":"tbptt","steps":1234,"seed":7,"step-size":0.0003,"lambda":0,"gamma":0.9,
-		"isi-min":0,"isi-max":0,"iti-min":0,"iti-max":0,"distractors":0,"features":0,"features-per-stage":0,"steps-per-stage":0,"hidden":4,"no-out-bias":false,"fan-in-init":false,"full-output-step":false,"truncation":15,"epsilon":0,"norm-decay":0,
+		"isi-min":0,"isi-max":0,"iti-min":0,"iti-max":0,"distractors":0,"features":0,"features-per-stage":0,"steps-per-stage":0,"stage-min":0,"stage-max":0,"stage-window":0,"stage-threshold":0,"stage-decay":0,"hidden":4,"no-out-bias":false,"fan-in-init":false,"full-output-step":false,"truncation":15,"epsilon":0,"norm-decay":0,
 		"no-norm":false,"optimizer":"rmsprop","window":100000,"log-every":10000}`, string(b))
 	var back Resolved
 	require.NoError(t, json.Unmarshal(b, &back))

@@ -28,6 +28,15 @@ type Staged interface {
 	Topology() arch.Network
 }
 
+// StageEnder is implemented by learners that freeze stages
+// (forward.Network): StageEnds lists the number of steps taken when each
+// stage froze, which summary.json records as "stages".
+type StageEnder interface {
+	StageEnds() []int
+}
+
+var _ StageEnder = (*forward.Network)(nil)
+
 // NetworkLayout is the Layout of the learnable vector of network n: the
 // learning columns' blocks, then one head weight per feature, then the bias.
 func NetworkLayout(n arch.Network) Layout {

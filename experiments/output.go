@@ -36,16 +36,21 @@ type Summary struct {
 	// which FinalError reads.
 	ReturnVariance float64 `json:"return_variance"`
 	// Stream describes the recorded file of a recorded stream; nil otherwise.
-	Stream         *StreamFile `json:"stream,omitempty"`
-	LifetimeError  float64     `json:"lifetime_error"`   // mean squared error over every step
-	Steps          int         `json:"steps"`            // steps completed (fewer than Config.Steps if diverged)
-	Parameters     int         `json:"parameters"`       // learnable parameters at the end
-	WallSeconds    float64     `json:"wall_seconds"`     // duration of the learning loop
-	StepsPerSecond float64     `json:"steps_per_second"` // Steps / WallSeconds
-	Diverged       bool        `json:"diverged"`         // a prediction or parameter became NaN or ±Inf
-	Version        string      `json:"version"`          // module version, "(devel)" for a source build
-	Revision       string      `json:"revision"`         // VCS revision, "unknown" without VCS stamping
-	GoVersion      string      `json:"go_version"`
+	Stream        *StreamFile `json:"stream,omitempty"`
+	LifetimeError float64     `json:"lifetime_error"` // mean squared error over every step
+	Steps         int         `json:"steps"`          // steps completed (fewer than Config.Steps if diverged)
+	Parameters    int         `json:"parameters"`     // learnable parameters at the end
+	// Stages lists, for a learner with stages (Constructive, CCN), the step
+	// at which each stage froze (StageEnder), in order: stage s learned over
+	// steps [Stages[s−1], Stages[s]), from 0; the last stage learns to the
+	// end. Empty when no stage froze.
+	Stages         []int   `json:"stages,omitempty"`
+	WallSeconds    float64 `json:"wall_seconds"`     // duration of the learning loop
+	StepsPerSecond float64 `json:"steps_per_second"` // Steps / WallSeconds
+	Diverged       bool    `json:"diverged"`         // a prediction or parameter became NaN or ±Inf
+	Version        string  `json:"version"`          // module version, "(devel)" for a source build
+	Revision       string  `json:"revision"`         // VCS revision, "unknown" without VCS stamping
+	GoVersion      string  `json:"go_version"`
 	// Kernels is the engines' implementation in this binary (lanes.Path):
 	// "simd" or "scalar". The two agree to rounding, not bitwise.
 	Kernels string `json:"kernels"`

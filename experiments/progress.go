@@ -18,6 +18,9 @@ type progress struct {
 	total int
 	start time.Time
 	last  time.Time
+	// detail, if set, describes the learner's state for the progress line
+	// (stageText); it is called only when a line is written.
+	detail func() string
 }
 
 const (
@@ -70,8 +73,12 @@ func (p *progress) update(step int, err float64) {
 	el := now.Sub(p.start).Seconds()
 	rate := float64(step) / el
 	eta := time.Duration(float64(p.total-step) / rate * float64(time.Second)).Round(time.Second)
-	fmt.Fprintf(p.w, "step %d/%d (%.0f%%) error %.5f, %.0f steps/s, ETA %v\n",
-		step, p.total, 100*float64(step)/float64(p.total), err, rate, eta)
+	detail := ""
+	if p.detail != nil {
+		detail = ", " + p.detail()
+	}
+	fmt.Fprintf(p.w, "step %d/%d (%.0f%%) error %.5f%s, %.0f steps/s, ETA %v\n",
+		step, p.total, 100*float64(step)/float64(p.total), err, detail, rate, eta)
 }
 
 func (p *progress) finish(s Summary) {
@@ -81,6 +88,27 @@ func (p *progress) finish(s Summary) {
 	if p.bar != nil {
 		p.bar.Finish()
 	}
-	fmt.Fprintf(p.w, "done: %d steps in %.1fs (%.0f steps/s), final error %.5f, lifetime error %.5f, diverged %v\n",
-		s.Steps, s.WallSeconds, s.StepsPerSecond, s.FinalError, s.LifetimeError, s.Diverged)
+	stages := ""
+	if len(s.Stages) > 0 {
+		stages = fmt.Sprintf(", stages froze at %v", s.Stages)
+	}
+	fmt.Fprintf(p.w, "done: %d steps in %.1fs (%.0f steps/s), final error %.5f, lifetime error %.5f%s, diverged %v\n",
+		s.Steps, s.WallSeconds, s.StepsPerSecond, s.FinalError, s.LifetimeError, stages, s.Diverged)
+}
+
+// stageText describes a staged learner for the progress line: its learning
+// stage, the steps at which the earlier ones froze and, under the auto
+// schedule, the mean cosine ρ of its test (forward.AutoFreeze).
+func stageText(l StageEnder) string {
+	ends := l.StageEnds()
+	s := fmt.Sprintf("stage %d", len(ends))
+	if len(ends) > 0 {
+		s += fmt.Sprintf(" (froze at %v)", ends)
+	}
+	if d, ok := l.(interface{ Drift() (float64, bool) }); ok {
+		if rho, ok := d.Drift(); ok {
+			s += fmt.Sprintf(" ρ %.2f", rho)
+		}
+	}
+	return s
 }

@@ -150,6 +150,9 @@ func execute(ctx context.Context, r Resolved, e env.Env, dir string, opts Option
 	preds := make([]float64, 3*PredictionsKept) // t, prediction, return
 	label := fmt.Sprintf("%s seed %d", cfg.Method, cfg.Seed)
 	prog := newProgress(opts.Progress, opts.Terminal, cfg.Steps, label)
+	if l, ok := learner.(StageEnder); ok && prog != nil {
+		prog.detail = func() string { return stageText(l) }
+	}
 	done := ctx.Done()
 
 	var line []byte
@@ -223,6 +226,9 @@ func execute(ctx context.Context, r Resolved, e env.Env, dir string, opts Option
 	sum.Stream = streamFile(e)
 	sum.LifetimeError = win.lifetimeMean()
 	sum.Parameters = learner.NumParams()
+	if l, ok := learner.(StageEnder); ok && len(l.StageEnds()) > 0 {
+		sum.Stages = append([]int(nil), l.StageEnds()...)
+	}
 	sum.WallSeconds = wall
 	if wall > 0 {
 		sum.StepsPerSecond = float64(steps) / wall

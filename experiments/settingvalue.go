@@ -48,6 +48,11 @@ func (s Setting) Format(c *RunConfig) string {
 			return ""
 		}
 		return strconv.FormatFloat(**p, 'g', -1, 64)
+	case *int:
+		if w, ok := s.word(*p); ok {
+			return w
+		}
+		return strconv.Itoa(*p)
 	default:
 		return fmt.Sprint(reflect.ValueOf(p).Elem().Interface())
 	}
@@ -58,7 +63,14 @@ func (s Setting) Format(c *RunConfig) string {
 func (s Setting) Parse(c *RunConfig, text string) error {
 	switch p := s.Field(c).(type) {
 	case *int:
+		if w, ok := s.Words[text]; ok {
+			*p = w
+			return nil
+		}
 		v, err := parseInt(text, 64)
+		if err != nil && s.Words != nil {
+			return fmt.Errorf("%q is not an integer or %s", text, s.wordList())
+		}
 		if err != nil {
 			return err
 		}
@@ -132,7 +144,16 @@ func (c RunConfig) MarshalJSON() ([]byte, error) {
 			b.WriteByte(',')
 		}
 		k, _ := json.Marshal(s.Key)
-		v, err := json.Marshal(s.Field(&c))
+		var v []byte
+		var err error
+		if p, ok := s.Field(&c).(*int); ok {
+			if w, ok := s.word(*p); ok {
+				v, err = json.Marshal(w) // "auto"
+			}
+		}
+		if v == nil {
+			v, err = json.Marshal(s.Field(&c))
+		}
 		if err != nil {
 			return nil, fmt.Errorf("experiments: setting %s: %w", s.Key, err)
 		}
@@ -178,6 +199,13 @@ func (s Setting) decodeJSONValue(c *RunConfig, v json.RawMessage) error {
 	}
 	switch s.Field(c).(type) {
 	case *int, *uint64:
+		var w string
+		if json.Unmarshal(v, &w) == nil && s.Words != nil {
+			if err := s.Parse(c, w); err != nil {
+				return badValue(s, string(v), "is not an integer or "+s.wordList())
+			}
+			return nil
+		}
 		var n json.Number
 		if err := json.Unmarshal(v, &n); err != nil {
 			return badValue(s, string(v), "is not an integer")

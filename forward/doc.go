@@ -3,7 +3,10 @@
 // JMLR 2023): a single LSTM column with its traces in the fast form (paper §3.1
 // and Appendix B), exact RTRL for a fully connected LSTM (paper §2), and
 // Columnar, Constructive and CCN networks as one staged network (paper §3)
-// with online feature normalization (paper §3.4).
+// with online feature normalization (paper §3.4). Beyond the paper (its §6
+// and Appendix A.8 future work), a network's stages may freeze when their
+// features have converged instead of after a fixed number of steps
+// (AutoFreeze).
 //
 // Every engine works in float64, reads its parameters from the slice returned by
 // Params at every step, and performs no allocation in Step or Grad. For every

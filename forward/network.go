@@ -28,8 +28,12 @@ type NetworkConfig struct {
 	// If 0 it defaults to FeaturesPerStage (a single stage: Columnar).
 	MaxFeatures int
 	// StepsPerStage is the number of steps after which the learning stage is
-	// frozen and a new one added. If 0 stages advance only via AdvanceStage.
+	// frozen and a new one added. If 0 stages advance only via AdvanceStage
+	// (or AutoFreeze).
 	StepsPerStage int
+	// AutoFreeze, if set, freezes the learning stage when its features have
+	// converged instead of after StepsPerStage steps (which must then be 0).
+	AutoFreeze AutoFreeze
 	// Norm configures the online normalization of the features (paper §3.4).
 	Norm arch.Normalization
 	// NormalizeInputs also normalizes the raw inputs with running statistics
@@ -97,7 +101,10 @@ type Network struct {
 	// gradient, which folds the new ∂h/∂θ as it computes them (each trace
 	// read once per step), or else to the next Step.
 	pending bool
-	steps   int // steps taken in the current stage
+	steps   int   // steps taken in the current stage
+	total   int   // steps taken since the network was made
+	ends    []int // total at each stage's freeze (StageEnds)
+	drift   drift // the AutoFreeze test of the learning stage
 }
 
 // NewNetwork returns a network at stage 0 with min(FeaturesPerStage,
@@ -147,7 +154,10 @@ func resolve(cfg NetworkConfig) NetworkConfig {
 		panic(fmt.Sprintf("forward: StepsPerStage %d, want ≥ 0", cfg.StepsPerStage))
 	case cfg.InitScale < 0:
 		panic(fmt.Sprintf("forward: InitScale %v, want ≥ 0", cfg.InitScale))
+	case cfg.AutoFreeze.On() && cfg.StepsPerStage != 0:
+		panic(fmt.Sprintf("forward: StepsPerStage %d with AutoFreeze, want 0", cfg.StepsPerStage))
 	}
+	cfg.AutoFreeze.check()
 	if cfg.InitScale == 0 {
 		cfg.InitScale = DefaultInitScale
 	}
@@ -217,21 +227,34 @@ func (n *Network) Reset() {
 	clear(n.prevIn)
 	clear(n.coef)
 	n.steps = 0
+	n.startDrift()
+}
+
+// startDrift begins the AutoFreeze test of the learning stage.
+func (n *Network) startDrift() {
+	if a := n.cfg.AutoFreeze; a.On() {
+		n.drift.start(n.learn[:n.offHead], a.Window)
+	}
 }
 
 // Step advances the network by one step on the raw input x (length Inputs) and
 // returns the prediction y_t. If StepsPerStage steps have been taken in the
-// learning stage and fewer than MaxFeatures features exist, Step first
-// advances the stage (see AdvanceStage); Grad always refers to the topology of
-// the last Step.
+// learning stage, or AutoFreeze finds it converged, and fewer than
+// MaxFeatures features exist, Step first advances the stage (see
+// AdvanceStage); Grad always refers to the topology of the last Step.
 func (n *Network) Step(x []float64) float64 {
 	m := n.top.Inputs
 	if len(x) != m {
 		panic(fmt.Sprintf("forward: network input has length %d, want %d", len(x), m))
 	}
 	n.applyTraces(nil, 0, false)
-	if n.cfg.StepsPerStage > 0 && n.steps >= n.cfg.StepsPerStage && len(n.cols) < n.cfg.MaxFeatures {
-		n.AdvanceStage()
+	if len(n.cols) < n.cfg.MaxFeatures {
+		switch {
+		case n.cfg.StepsPerStage > 0 && n.steps >= n.cfg.StepsPerStage:
+			n.AdvanceStage()
+		case n.cfg.AutoFreeze.On() && n.drift.freezeDue(n.cfg.AutoFreeze, n.steps, n.learn[:n.offHead]):
+			n.AdvanceStage()
+		}
 	}
 	in := n.in
 	for k, xk := range x {
@@ -264,6 +287,7 @@ func (n *Network) Step(x []float64) float64 {
 		n.coef[j] = w[lo+j] * n.featNorm.scale[lo+j]
 	}
 	n.steps++
+	n.total++
 	return y
 }
 

@@ -46,6 +46,8 @@ func build(top arch.Network, cfg NetworkConfig) *Network {
 		}
 	}
 	n.layout()
+	n.ends = make([]int, 0, (maxF+cfg.FeaturesPerStage-1)/cfg.FeaturesPerStage)
+	n.startDrift()
 	return n
 }
 
@@ -144,7 +146,9 @@ func (n *Network) AdvanceStage() {
 	n.top, n.frozen, n.learn = top, frozen, learn
 	n.pending = false // the former learning columns' traces are dropped
 	n.layout()
+	n.ends = append(n.ends, n.total)
 	n.steps = 0
+	n.startDrift()
 	switch n.Defect {
 	case RestartStatsAtStage:
 		n.featNorm.reset()

@@ -422,19 +422,28 @@ func (s Study) group(name string, gs GroupSpec, over map[string]any, sc Scale, s
 	}
 }
 
+// scaledKeys are the settings whose values in experiment files are written
+// for PaperSteps and scaled by steps/PaperSteps (the stage schedule's).
+var scaledKeys = []string{"steps-per-stage", "stage-min", "stage-max", "stage-window"}
+
 // toConfig converts a config map to a resolved configuration with the given
-// steps, scaling steps-per-stage by steps/PaperSteps.
+// steps, scaling the scaledKeys by steps/PaperSteps (steps-per-stage auto
+// stays auto).
 func toConfig(m map[string]any, steps int) (experiments.Resolved, error) {
 	m = maps.Clone(m)
-	if v, ok := m["steps-per-stage"]; ok {
+	for _, k := range scaledKeys {
+		v, ok := m[k]
+		if !ok || (k == "steps-per-stage" && v == "auto") {
+			continue
+		}
 		f, ok := v.(float64)
 		if i, isInt := v.(int); isInt {
 			f, ok = float64(i), true
 		}
 		if !ok {
-			return experiments.Resolved{}, invalid("steps-per-stage %v is not a number", v)
+			return experiments.Resolved{}, invalid("%s %v is not a number", k, v)
 		}
-		m["steps-per-stage"] = max(1, int(math.Round(f*float64(steps)/experiments.PaperSteps)))
+		m[k] = max(1, int(math.Round(f*float64(steps)/experiments.PaperSteps)))
 	}
 	m["steps"] = steps
 	b, err := json.Marshal(m)

@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/ccn-go/ccn/experiments"
 )
 
 const mergeStudy = `
@@ -109,4 +111,15 @@ func TestScaleMergeAndSetByMethod(t *testing.T) {
 			assert.Contains(t, err.Error(), c.problem)
 		}
 	}
+}
+
+// An auto stage schedule stays auto at every scale; its explicit stage
+// lengths scale like steps-per-stage.
+func TestScaleAutoStages(t *testing.T) {
+	r, err := toConfig(map[string]any{"method": "ccn", "steps-per-stage": "auto", "stage-min": 1_000_000, "stage-max": 4_000_000.0, "stage-window": 10_000}, 2_000_000)
+	require.NoError(t, err)
+	c := r.Config()
+	assert.Equal(t, []int{experiments.AutoStepsPerStage, 200_000, 800_000, 2000}, []int{c.StepsPerStage, c.StageMin, c.StageMax, c.StageWindow})
+	_, err = toConfig(map[string]any{"stage-min": "soon"}, 2_000_000)
+	assert.ErrorContains(t, err, "stage-min soon is not a number")
 }

@@ -48,8 +48,9 @@ func invalid(format string, args ...any) error {
 // paper default. seed and steps are set by the scale and may not appear in
 // them.
 //
-// Values of steps-per-stage are written for the paper's 10M-step runs and
-// scaled, like RunConfig's defaults, by steps/10M at every scale:
+// Values of steps-per-stage (unless auto), stage-min, stage-max and
+// stage-window are written for the paper's 10M-step runs and scaled, like
+// RunConfig's defaults, by steps/10M at every scale:
 //
 //	steps-per-stage(scale) = max(1, round(steps-per-stage · steps / 10,000,000))
 type Study struct {

@@ -196,7 +196,7 @@ func gateWith(r experiments.Resolved, in compare.Injection) error {
 	rng := compare.NewRand(c.Seed, 1)
 	spec := compare.GateSpec{Xs: compare.StreamInputs(e, rng.IntN(gateWarmup), n), Seed: c.Seed, Inject: in}
 	if top, ok := r.Network(inputs); ok {
-		spec.Net = &compare.GateNet{FeaturesPerStage: c.FeaturesPerStage, MaxFeatures: c.Features, Norm: top.Norm}
+		spec.Net = &compare.GateNet{FeaturesPerStage: c.FeaturesPerStage, MaxFeatures: c.Features, Norm: top.Norm, AutoFreeze: r.AutoFreeze().On()}
 	} else if l, ok := r.Linear(inputs); ok {
 		spec.Linear = &l
 	} else if s, ok := r.RTU(inputs); ok {
