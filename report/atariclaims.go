@@ -572,3 +572,7 @@ func sweepRelative(p *sweep.Plan, g, c int, res *sweep.Results) string {
 	}
 	return fmt.Sprintf("%.3g (n = %d)", stats.Mean(rel), len(rel))
 }
+
+// AtariPending is the text of the Atari blocks of docs/atari.md while no
+// results of AtariClaimsScale are committed.
+const AtariPending = "No `medium`-scale results are committed yet: `SCALE=medium scripts/paper-sweep.sh commit WORK`\nwrites this table from `results/medium` (`ccn collect results/medium --markdown docs/atari.md`).\n"
