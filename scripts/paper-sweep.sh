@@ -155,7 +155,7 @@ commit() {
 	size=$(($(du -sb "$committed" | cut -f1) / 1024))
 	cd "$repo"
 	git add -f "results/$SCALE" "figures/$SCALE"/*.png "figures/$SCALE/captions.txt" 2>/dev/null || git add -f "results/$SCALE"
-	# The Atari figures also as PDF at medium (the "PNG and PDF").
+	# The Atari figures also as PDF at medium.
 	[ "$SCALE" != medium ] || git add -f figures/medium/atari-*.pdf 2>/dev/null || true
 	git add docs/results.md docs/atari.md
 	git commit -q -m "results/$SCALE: $runs $SCALE-scale runs committed ($n new, ${size} kB)" || echo "paper-sweep: nothing new to commit"
