@@ -519,10 +519,14 @@ func WriteAtariSensitivityAt(w io.Writer, res *sweep.Results, scale string) erro
 	var b strings.Builder
 	b.WriteString("| study | group | selected for every game | game | the game's own choice | error / best constant: own choice | selected |\n")
 	b.WriteString("|---|---|---|---|---|---|---|\n")
-	rows := 0
+	rows, plans := 0, 0
 	for i := range res.Plans {
 		p := &res.Plans[i]
-		if p.Scale != scale || !isAtariStudy(p.Study) || p.Selection != sweep.AcrossEnvs {
+		if p.Scale != scale || !isAtariStudy(p.Study) {
+			continue
+		}
+		plans++
+		if p.Selection != sweep.AcrossEnvs {
 			continue
 		}
 		var families []string
@@ -550,8 +554,12 @@ func WriteAtariSensitivityAt(w io.Writer, res *sweep.Results, scale string) erro
 			}
 		}
 	}
+	if plans == 0 {
+		return fmt.Errorf("report: %s holds no Atari plan at scale %s", res.Dir(), scale)
+	}
 	if rows == 0 {
-		return fmt.Errorf("report: %s holds no Atari plan at scale %s that selects across games", res.Dir(), scale)
+		b.Reset()
+		fmt.Fprintf(&b, "No group of the Atari studies at scale %s selects one configuration for every game from sweep runs.\n", scale)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
