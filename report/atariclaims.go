@@ -291,7 +291,8 @@ const atariClaimsHead = `
 Claims of the paper's §5, each a measure with a 95% bootstrap interval (2,000 replicates, each
 resampling every group's final seeds on every game independently, fixed seed). A claim **holds**
 when the interval lies on the claimed side, **holds as a trend** when only the estimate does, and
-**fails** otherwise (the interval on the other side: fails clearly).
+**fails** otherwise (the interval on the other side: fails clearly); A1 holds when CCN's interval
+lies below 1 on more than half of the games, as a trend when its estimate does.
 
 | # | the paper | measure [95% CI] | verdict |
 |---|---|---|---|
