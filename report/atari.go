@@ -410,7 +410,11 @@ func AtariPredictions(r *Results, steps int) (Figure, error) {
 			return Figure{}, err
 		}
 		panels = append(panels, pl)
-		drawn = append(drawn, fmt.Sprintf("%s: CCN and T-BPTT %s, seed %d, last %d steps", n.Env, strings.TrimSuffix(strings.TrimPrefix(group, GroupTBPTT+"/"), "@"+n.Env), seed, k))
+		pair := strings.TrimSuffix(strings.TrimPrefix(group, GroupTBPTT+"/"), "@"+n.Env)
+		if pair == GroupTBPTT { // the pairs merged into one group (medium): its selected candidate names the pair
+			pair = tb.Candidate
+		}
+		drawn = append(drawn, fmt.Sprintf("%s: CCN and T-BPTT %s, seed %d, last %d steps", n.Env, pair, seed, k))
 	}
 	if len(panels) == 0 {
 		return Figure{}, missing(fig, "%s: no game with complete CCN and T-BPTT final runs of a common seed (%s)", StudyAtariMain, strings.Join(skipped, "; "))

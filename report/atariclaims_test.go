@@ -355,7 +355,7 @@ func TestAtariPredictionsSeedWithPredictions(t *testing.T) {
 	require.NoError(t, err)
 	fig, err := report.AtariPredictions(r, 5)
 	require.NoError(t, err)
-	assert.Contains(t, fig.Caption, "breakout: CCN and T-BPTT tbptt, seed 101, last 5 steps")
+	assert.Contains(t, fig.Caption, "breakout: CCN and T-BPTT hidden=7 step-size=0.0001 truncation=5, seed 101, last 5 steps")
 	assert.Contains(t, fig.Caption, "Not drawn: freeway (")
 }
 
