@@ -87,13 +87,24 @@ VERIFY_FLAGS_smoke     := --trajectories 1 --length 40 --network-length 10
 TRUNCATION_FLAGS_quick := --quick
 TRUNCATION_FLAGS_smoke := --quick --seeds 2 --points 5 --draws 5 --cost-ms 10
 
+# A file without the scale (the trace-patterning files have no medium scale,
+# the Atari files' own) is skipped with a line saying so; the truncation
+# study, of trace patterning, is skipped at the scales of TRUNCATION_SKIP.
+TRUNCATION_SKIP := medium
+HAS_SCALE = awk -v s="$(SCALE)" '/^scales:/ { on = 1; next } on && /^[^ \#]/ { on = 0 } on && $$0 ~ "^  " s ":" { found = 1 } END { exit !found }'
+
 plots: build
 	./$(BIN) verify $(VERIFY_FLAGS_$(SCALE))
-	@for f in $(STUDIES); do \
+	@n=0; for f in $(STUDIES); do \
+		if ! $(HAS_SCALE) $$f; then echo "skipped $$f: it has no scale $(SCALE)"; continue; fi; \
+		n=$$((n + 1)); \
 		echo "./$(BIN) sweep $$f --scale $(SCALE) --out $(RESULTS) -j $(JOBS)"; \
 		./$(BIN) sweep $$f --scale $(SCALE) --out $(RESULTS) -j $(JOBS) || exit $$?; \
-	done
-	@if head -1 $(RESULTS)/truncation/gradient_bias.csv 2>/dev/null | grep -q '^method,' && [ -f $(RESULTS)/truncation/cost.csv ]; then \
+	done; \
+	if [ $$n -eq 0 ]; then echo "make plots: no file of experiments/configs has the scale $(SCALE)" >&2; exit 2; fi
+	@if [ -n "$(filter $(SCALE),$(TRUNCATION_SKIP))" ]; then \
+		echo "truncation study: skipped at scale $(SCALE) (a trace-patterning study; scales quick, smoke and the paper's)"; \
+	elif head -1 $(RESULTS)/truncation/gradient_bias.csv 2>/dev/null | grep -q '^method,' && [ -f $(RESULTS)/truncation/cost.csv ]; then \
 		echo "truncation study: found in $(RESULTS)/truncation"; \
 	else \
 		echo "./$(BIN) truncation --out $(RESULTS)/truncation $(TRUNCATION_FLAGS_$(SCALE))"; \

@@ -12,17 +12,29 @@ import (
 	"github.com/ccn-go/ccn/arch"
 )
 
-// NormalizedLabel is the y-axis label of NormalizedErrors panels.
-const NormalizedLabel = "normalized error (mean ± s.e.)"
+// NormalizedLabel is the y-axis label of NormalizedErrors panels,
+// NormalizedIntervalLabel that of panels whose every bar is an interval.
+const (
+	NormalizedLabel         = "normalized error (mean ± s.e.)"
+	NormalizedIntervalLabel = "normalized error (mean, 95% interval)"
+)
 
 // NormalizedErrors draws normalized errors (paper §5: a method's error over
 // the best T-BPTT's on the same game): one point with a ±1 s.e. bar per
-// entry, in the colour of its method whatever the other entries (unlike
-// FinalErrors, which gives repeated methods a family of colours), and a
-// dashed line at one labelled one. An entry without a value (NaN mean) has
-// an empty slot at its tick; at least one must have a value.
+// entry (from Low to High for an entry with Interval set), in the colour of
+// its method whatever the other entries (unlike FinalErrors, which gives
+// repeated methods a family of colours), and a dashed line at one labelled
+// one. An entry without a value (NaN mean) has an empty slot at its tick; at
+// least one must have a value. The y axis says "95% interval" when every
+// entry with a value has one.
 func NormalizedErrors(title, xLabel, one string, points []Point) (*plot.Plot, error) {
-	p := newPlot(title, xLabel, NormalizedLabel)
+	label := NormalizedIntervalLabel
+	for _, pt := range points {
+		if !math.IsNaN(pt.Mean) && !pt.Interval {
+			label = NormalizedLabel
+		}
+	}
+	p := newPlot(title, xLabel, label)
 	labels := make([]string, len(points))
 	drawn := 0
 	for i, pt := range points {
@@ -34,13 +46,22 @@ func NormalizedErrors(title, xLabel, one string, points []Point) (*plot.Plot, er
 		if math.IsNaN(pt.Mean) {
 			continue
 		}
-		if math.IsInf(pt.Mean, 0) || math.IsNaN(pt.StdErr) || math.IsInf(pt.StdErr, 0) {
+		// The bar: centre ± half-width, Mean ± StdErr or the interval
+		// [Low, High] (which a percentile interval may leave the mean out of).
+		centre, half := pt.Mean, pt.StdErr
+		if pt.Interval {
+			centre, half = (pt.Low+pt.High)/2, (pt.High-pt.Low)/2
+			if math.IsNaN(half) || math.IsInf(half, 0) || half < 0 {
+				return nil, fmt.Errorf("plots: %s: point %q has an interval [%v, %v] that is not finite or inverted", title, pt.Label, pt.Low, pt.High)
+			}
+		}
+		if math.IsInf(pt.Mean, 0) || math.IsNaN(half) || math.IsInf(half, 0) {
 			return nil, fmt.Errorf("plots: %s: point %q has a non-finite mean or standard error", title, pt.Label)
 		}
 		x := float64(i)
 		bar := &plotter.YErrorBars{
-			XYs:       plotter.XYs{{X: x, Y: pt.Mean}},
-			YErrors:   plotter.YErrors{{Low: pt.StdErr, High: pt.StdErr}},
+			XYs:       plotter.XYs{{X: x, Y: centre}},
+			YErrors:   plotter.YErrors{{Low: half, High: half}},
 			LineStyle: draw.LineStyle{Color: c, Width: vg.Points(1.2)},
 			CapWidth:  vg.Points(6),
 		}

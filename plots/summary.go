@@ -21,6 +21,11 @@ type Point struct {
 	Method string // colour key, as in Curve
 	Mean   float64
 	StdErr float64
+	// Low and High, when Interval is set, are the ends of the point's bar in
+	// NormalizedErrors (a confidence interval, e.g. a bootstrap's) instead
+	// of Mean ± StdErr.
+	Low, High float64
+	Interval  bool
 }
 
 // FinalErrors draws a summary panel: one point with a ±1 s.e. bar per

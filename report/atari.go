@@ -191,11 +191,15 @@ func pick(rows []sweep.Normalized, keep func(sweep.Normalized) bool) []sweep.Nor
 	return out
 }
 
+// atariPoints returns a point per row, its bar the row's 95% bootstrap
+// interval (sweep.Normalized: both methods' seeds resampled), or ± s.e.
+// where the row has none.
 func atariPoints(rows []sweep.Normalized, label func(sweep.Normalized) string) []plots.Point {
 	pts := make([]plots.Point, len(rows))
 	for i, n := range rows {
 		m, _ := rowMethod(n.Family)
-		pts[i] = plots.Point{Label: label(n), Method: m, Mean: n.Mean, StdErr: n.SE}
+		pts[i] = plots.Point{Label: label(n), Method: m, Mean: n.Mean, StdErr: n.SE,
+			Low: n.Low, High: n.High, Interval: !math.IsNaN(n.Low) && !math.IsNaN(n.High)}
 	}
 	return pts
 }
@@ -215,7 +219,7 @@ func AtariNormalized(r *Results) (Figure, error) {
 		return Figure{}, err
 	}
 	return Figure{Name: fig, Drawer: pl, Caption: strings.Join([]string{
-		"Figure 8: CCN's mean squared return error on each game divided by the best T-BPTT's on that game (T-BPTT = 1; below 1, CCN predicts better); mean ± standard error over the final seeds",
+		"Figure 8: CCN's mean squared return error on each game divided by the best T-BPTT's on that game (T-BPTT = 1; below 1, CCN predicts better); mean over the final seeds with a 95% bootstrap interval that resamples both methods' seeds (normalized.csv)",
 		atariRunText(r, p), countsText(rows)}, ". ") + "."}, nil
 }
 
@@ -237,7 +241,7 @@ func AtariAverage(r *Results) (Figure, error) {
 		return Figure{}, err
 	}
 	return Figure{Name: fig, Drawer: pl, Caption: strings.Join([]string{
-		"Figure 9: normalized error (error / best T-BPTT's on the same game) of CCN, Columnar and Constructive, and of the memoryless linear control where it ran, averaged over the games; bars: √(Σ s.e.²)/games",
+		"Figure 9: normalized error (error / best T-BPTT's on the same game) of CCN, Columnar and Constructive, and of the memoryless linear control where it ran, averaged over the games; bars: 95% bootstrap intervals, every game's seeds of both methods resampled (normalized.csv)",
 		atariRunText(r, p), countsText(rows)}, ". ") + "."}, nil
 }
 
@@ -355,7 +359,7 @@ func AtariNormalization(r *Results) (Figure, error) {
 	g.Width = plots.DefaultWidth
 	g.ShareY()
 	return Figure{Name: fig, Drawer: g, Caption: strings.Join([]string{
-		"Figure 13: CCN (4 features per stage) with (top) and without (bottom) online feature normalization, on each game and averaged over games (mean), each tuned independently, error divided by the best T-BPTT's on the same game (atari-main-comparison at the same scale); mean ± s.e. over the final seeds",
+		"Figure 13: CCN (4 features per stage) with (top) and without (bottom) online feature normalization, on each game and averaged over games (mean), each tuned independently, error divided by the best T-BPTT's on the same game (atari-main-comparison at the same scale); mean over the final seeds with a 95% bootstrap interval that resamples both methods' seeds (normalized.csv)",
 		atariRunText(r, p), countsText(rows)}, ". ") + "."}, nil
 }
 
@@ -406,7 +410,11 @@ func AtariPredictions(r *Results, steps int) (Figure, error) {
 			return Figure{}, err
 		}
 		panels = append(panels, pl)
-		drawn = append(drawn, fmt.Sprintf("%s: CCN and T-BPTT %s, seed %d, last %d steps", n.Env, strings.TrimSuffix(strings.TrimPrefix(group, GroupTBPTT+"/"), "@"+n.Env), seed, k))
+		pair := strings.TrimSuffix(strings.TrimPrefix(group, GroupTBPTT+"/"), "@"+n.Env)
+		if pair == GroupTBPTT { // the pairs merged into one group (medium): its selected candidate names the pair
+			pair = tb.Candidate
+		}
+		drawn = append(drawn, fmt.Sprintf("%s: CCN and T-BPTT %s, seed %d, last %d steps", n.Env, pair, seed, k))
 	}
 	if len(panels) == 0 {
 		return Figure{}, missing(fig, "%s: no game with complete CCN and T-BPTT final runs of a common seed (%s)", StudyAtariMain, strings.Join(skipped, "; "))

@@ -335,10 +335,14 @@ func ReplaceGenerated(page, name, block string) (string, error) {
 }
 
 // Blocks are the generated blocks of the results pages, by name: each writes
-// its Markdown from a results directory.
+// its Markdown from a results directory (the claims and authors-setup blocks
+// of docs/results.md from results/paper, the Atari blocks of docs/atari.md
+// from results/medium).
 var Blocks = map[string]func(io.Writer, *sweep.Results) error{
-	ClaimsBlock:       WriteClaims,
-	AuthorsSetupBlock: WriteAuthorsSetup,
+	ClaimsBlock:           WriteClaims,
+	AuthorsSetupBlock:     WriteAuthorsSetup,
+	AtariClaimsBlock:      WriteAtariClaims,
+	AtariSensitivityBlock: WriteAtariSensitivity,
 }
 
 // WriteAuthorsSetup writes the table of claim 2 against the authors' code:

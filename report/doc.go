@@ -49,4 +49,16 @@
 // and the Mann-Whitney U test,
 //
 //	Δ = f(B) − f(A)      f = median or mean      p: two-sided, U normal approximation
+//
+// WriteAtariClaims writes the paper's Atari claims (§5, Figures 8, 9, 11 and
+// 13) from the medium-scale results (docs/atari.md): per group and game the
+// error over the best constant's and over the selected T-BPTT's (package
+// sweep, Normalize) with medians, bursts and divergences, and per claim a
+// measure averaged over the G games with a percentile bootstrap interval
+// that resamples every group's final seeds on every game,
+//
+//	v = (1/G) Σ_g f(ē_g)      ē_g: the groups' mean final errors on game g
+//
+// (f a ratio or a difference of those means); WriteAtariSensitivity the
+// selection a per-game rule would make beside the one across games.
 package report

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 
 	"github.com/ccn-go/ccn/experiments"
@@ -44,14 +45,23 @@ func Predictions(r *Results, steps int) (Figure, error) {
 // seed both completed (the same seed is the same stream), titled
 // title(seed); it returns the seed and the number of steps drawn.
 func predictionsPlot(fig string, ccn, tbptt Group, steps int, title func(uint64) string) (*plot.Plot, uint64, int, error) {
+	// The lowest common seed whose two runs kept their predictions (the
+	// committed compact results keep them for one seed only).
 	var ccnRun, tbpttRun *Run
+	common := false
 	for i := range ccn.Runs {
 		for j := range tbptt.Runs {
-			if ccn.Runs[i].Summary.Seed == tbptt.Runs[j].Summary.Seed &&
-				(ccnRun == nil || ccn.Runs[i].Summary.Seed < ccnRun.Summary.Seed) {
+			if ccn.Runs[i].Summary.Seed != tbptt.Runs[j].Summary.Seed {
+				continue
+			}
+			common = true
+			if (ccnRun == nil || ccn.Runs[i].Summary.Seed < ccnRun.Summary.Seed) && hasPredictions(ccn.Runs[i]) && hasPredictions(tbptt.Runs[j]) {
 				ccnRun, tbpttRun = &ccn.Runs[i], &tbptt.Runs[j]
 			}
 		}
+	}
+	if ccnRun == nil && common {
+		return nil, 0, 0, missing(fig, "%s: no complete final runs of CCN and T-BPTT with a common seed both keep %s", StudyMain, experiments.PredictionsFile)
 	}
 	if ccnRun == nil {
 		return nil, 0, 0, missing(fig, "%s: CCN and T-BPTT have no complete final run with a common seed", StudyMain)
@@ -92,4 +102,10 @@ func predictionsPlot(fig string, ccn, tbptt Group, steps int, title func(uint64)
 	p.X.Label.Text = fmt.Sprintf("steps before the end of learning (step %s)", thousands(int(end)))
 	p.X.Max = 0
 	return p, ccnRun.Summary.Seed, len(t) - from, nil
+}
+
+// hasPredictions reports whether run kept its predictions.csv.
+func hasPredictions(run Run) bool {
+	_, err := os.Stat(filepath.Join(run.Dir, experiments.PredictionsFile))
+	return err == nil
 }

@@ -6,7 +6,9 @@
 #
 #   scripts/paper-sweep.sh run [WORK]      run or resume the sweep in WORK
 #   scripts/paper-sweep.sh commit [WORK]   copy WORK's finished runs into
-#                                          results/SCALE, draw figures/SCALE, commit
+#                                          results/SCALE, draw figures/SCALE, write
+#                                          the claims tables (paper: docs/results.md,
+#                                          medium: docs/atari.md), commit
 #
 # WORK (default $HOME/ccn-SCALE, outside the repository) is an ordinary results
 # directory (DIR/runs/ID, package sweep). `run` first copies the committed runs
@@ -140,14 +142,22 @@ commit() {
 	done
 	"$ccn" collect "$committed" --to "$work/tables" >"$committed/selection.txt"
 	cp "$work/tables/selection.csv" "$work/tables/candidates.csv" "$committed/"
+	# The Atari tables (medium): normalized errors with bootstrap intervals, the selection across games.
+	for f in normalized.csv across-envs.csv; do
+		[ ! -f "$work/tables/$f" ] || cp "$work/tables/$f" "$committed/"
+	done
 	"$ccn" plot --results "$committed" --scale "$SCALE" --out "$repo/figures/$SCALE" || true
-	# The claims tables of docs/results.md come from the paper-scale runs (go test ./docs checks it).
+	# The claims tables of docs/results.md come from the paper-scale runs, those
+	# of docs/atari.md from the medium-scale runs (go test ./docs checks both).
 	[ "$SCALE" != paper ] || "$ccn" collect "$committed" --markdown "$repo/docs/results.md"
+	[ "$SCALE" != medium ] || "$ccn" collect "$committed" --markdown "$repo/docs/atari.md"
 	runs=$(ls "$committed/runs" | wc -l)
 	size=$(($(du -sb "$committed" | cut -f1) / 1024))
 	cd "$repo"
 	git add -f "results/$SCALE" "figures/$SCALE"/*.png "figures/$SCALE/captions.txt" 2>/dev/null || git add -f "results/$SCALE"
-	git add docs/results.md
+	# The Atari figures also as PDF at medium.
+	[ "$SCALE" != medium ] || git add -f figures/medium/atari-*.pdf 2>/dev/null || true
+	git add docs/results.md docs/atari.md
 	git commit -q -m "results/$SCALE: $runs $SCALE-scale runs committed ($n new, ${size} kB)" || echo "paper-sweep: nothing new to commit"
 }
 

@@ -28,7 +28,7 @@ func runCollect(args []string, stdout, stderr io.Writer) error {
 		printFlags(fs)
 	}
 	to := fs.String("to", "", "directory for curves.csv, candidates.csv, selection.csv (default DIR)")
-	markdown := fs.String("markdown", "", "instead of the tables, write the generated blocks of the results page (Markdown, scale paper: claims, authors-setup) between their markers <!-- generated:NAME:start --> and <!-- generated:NAME:end --> in `file` (-: the claims tables to standard output)")
+	markdown := fs.String("markdown", "", "instead of the tables, write the generated blocks a results page holds (docs/results.md from scale paper: claims, authors-setup; docs/atari.md from scale medium: atari-claims, atari-sensitivity) between their markers <!-- generated:NAME:start --> and <!-- generated:NAME:end --> in `file` (-: the claims tables to standard output)")
 	dir, rest := "", args
 	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
 		dir, rest = args[0], args[1:]

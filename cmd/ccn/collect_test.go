@@ -46,3 +46,16 @@ func TestCollectMarkdown(t *testing.T) {
 	require.Equal(t, 0, run([]string{"collect", committedResults, "--markdown", page}, &stdout, &stderr))
 	assert.Contains(t, stdout.String(), "up to date")
 }
+
+// TestCollectMarkdownAtari: the Atari blocks of docs/atari.md read the
+// medium scale; results without it fail (exit 1) and leave the page as it
+// was.
+func TestCollectMarkdownAtari(t *testing.T) {
+	page := filepath.Join(t.TempDir(), "atari.md")
+	text := "<!-- generated:atari-claims:start -->\nold\n<!-- generated:atari-claims:end -->\n"
+	require.NoError(t, os.WriteFile(page, []byte(text), 0o644))
+	var stdout, stderr bytes.Buffer
+	assert.Equal(t, 1, run([]string{"collect", committedResults, "--markdown", page}, &stdout, &stderr))
+	assert.Contains(t, stderr.String(), "no plan of atari-main-comparison at scale medium")
+	assert.Equal(t, text, string(mustRead(t, page)))
+}
