@@ -29,8 +29,10 @@ type Options struct {
 	// Force reruns even if the directory holds a complete summary.
 	Force bool
 	// Gate, if not nil, is called with the resolved configuration before
-	// anything is written; an error stops the run (the gradient check
-	// against the reference, see package compare).
+	// anything is written; an error stops the run. compare.RunGate is the
+	// gradient gate of ccn run and ccn sweep (the configured learner against
+	// the autodiff reference on a stretch of the run's own stream): set Gate
+	// to it to run the same check from the library.
 	Gate func(Resolved) error
 	// Progress receives progress reports; nil for none.
 	Progress io.Writer
