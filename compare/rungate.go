@@ -60,8 +60,8 @@ func RunGateSpec(r experiments.Resolved, in Injection) (GateSpec, bool) {
 	if c.Method == arch.MethodTBPTT {
 		n = max(n, 2*c.Truncation)
 	}
-	rng := NewRand(c.Seed, 1)
-	spec := GateSpec{Xs: StreamInputs(e, rng.IntN(GateWarmup), n), Seed: c.Seed, Inject: in}
+	rng := newRand(c.Seed, 1)
+	spec := GateSpec{Xs: streamInputs(e, rng.IntN(GateWarmup), n), Seed: c.Seed, Inject: in}
 	if top, ok := r.Network(inputs); ok {
 		spec.Net = &GateNet{FeaturesPerStage: c.FeaturesPerStage, MaxFeatures: c.Features, Norm: top.Norm, AutoFreeze: r.AutoFreeze().On()}
 	} else if l, ok := r.Linear(inputs); ok {

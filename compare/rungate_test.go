@@ -58,7 +58,7 @@ func TestRunGateSpec(t *testing.T) {
 				assert.True(t, spec.Net.Norm.Enabled, "the run's normalization")
 			}
 
-			stream := StreamInputs(r.NewEnv(), 0, GateWarmup+len(spec.Xs))
+			stream := streamInputs(r.NewEnv(), 0, GateWarmup+len(spec.Xs))
 			warmup := -1
 			for w := range GateWarmup {
 				if reflect.DeepEqual(stream[w:w+len(spec.Xs)], spec.Xs) {
