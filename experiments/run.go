@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/ccn-go/ccn/env"
-	"github.com/ccn-go/ccn/env/atari"
 	"github.com/ccn-go/ccn/env/catalog"
 	"github.com/ccn-go/ccn/internal/atomicfile"
 	"github.com/ccn-go/ccn/internal/lanes"
@@ -100,7 +99,7 @@ func Run(ctx context.Context, r Resolved, dir string, opts Options) (Summary, er
 		return Summary{}, &ConfigError{Key: "stream", Problem: fmt.Sprintf("env %s: %v", r.c.Env, err)}
 	}
 	defer catalog.Close(e)
-	if f, ok := e.(*atari.File); ok && opts.Progress != nil {
+	if f, ok := e.(env.Recorded); ok && opts.Progress != nil {
 		fmt.Fprintf(opts.Progress, "stream %s: %d records, %d episodes, %d-value readings, sha256 %s\n",
 			f.Path(), f.Records(), f.Episodes(), f.ReadingLength(), f.SHA256())
 	}
