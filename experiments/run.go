@@ -16,6 +16,7 @@ import (
 	"github.com/ccn-go/ccn/env/catalog"
 	"github.com/ccn-go/ccn/internal/atomicfile"
 	"github.com/ccn-go/ccn/internal/lanes"
+	"github.com/ccn-go/ccn/td"
 )
 
 // ErrDiverged is returned by Run, with the written Summary, when a prediction
@@ -145,7 +146,7 @@ func execute(ctx context.Context, r Resolved, e env.Env, dir string, opts Option
 	curve.WriteString(curveHeader + "\n")
 
 	learner, layout, opt := r.NewLearner(e.ObservationSize())
-	agent := NewTD(learner, layout, opt, cfg.Gamma, *cfg.Lambda)
+	agent := td.NewTD(learner, layout, opt, cfg.Gamma, *cfg.Lambda)
 	win := newWindowError(cfg.Window)
 	rets := newReturnWindow(cfg.Window)
 	preds := make([]float64, 3*PredictionsKept) // t, prediction, return
