@@ -12,7 +12,7 @@ import (
 // Net (Columnar, Constructive, CCN), Dense (T-BPTT, dense RTRL, SnAp-1, UORO),
 // Linear (the memoryless control) or RTU (an RTU layer) is set.
 type GateSpec struct {
-	// Xs is a stretch of the run's own input stream (streamInputs), at least
+	// Xs is a stretch of the run's own input stream (RunGateSpec draws it), at least
 	// GateLength steps (more for T-BPTT with a long window, see Gate); its
 	// rows have the configured input size.
 	Xs [][]float64

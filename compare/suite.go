@@ -117,7 +117,7 @@ const UORODraws = 20000
 // SuiteConfig sizes the verification suite. Zero fields take the defaults.
 type SuiteConfig struct {
 	// Trajectories is the number of random trajectories per case; 0 means 3.
-	// Trajectory i draws its parameters at scale i mod 3 of randomTrajectory
+	// Trajectory i draws its parameters at the (i mod 3)-th of the scales
 	// (0.1, 0.5 and 1.5, the last saturating the gates), so the default
 	// runs every scale on every case.
 	Trajectories  int
