@@ -247,8 +247,31 @@ func (t *TBPTT) Grad(dst []float64) {
 	}
 	copy(t.dh, wout)
 	das := t.da[:4*H*window]
-	lanes.LSTMBackward(das, t.dh, t.dcarry, t.dhNext, whh, t.gw[:window], t.tw[:window], t.cw[:window], t.Defect == DropForgetPath)
+	if t.Defect == DropForgetPath {
+		t.backwardWithoutCarry(das, whh, window)
+	} else {
+		lanes.LSTMBackward(das, t.dh, t.dcarry, t.dhNext, whh, t.gw[:window], t.tw[:window], t.cw[:window])
+	}
 	lanes.OuterSum(gwih, das, t.xw[:window])
 	lanes.OuterSum(gwhh, das, t.hw[:window])
 	lanes.SumWindow(gb, das)
+}
+
+// backwardWithoutCarry is lanes.LSTMBackward with the defect DropForgetPath:
+// step by step, the carry f·δc cleared after each, so that the cell
+// gradient reaches the step before only through h.
+func (t *TBPTT) backwardWithoutCarry(das, whh []float64, window int) {
+	H := t.shape.Hidden
+	dh, next := t.dh, t.dhNext
+	clear(t.dcarry)
+	for n := range window {
+		dan := das[n*4*H : (n+1)*4*H]
+		lanes.LSTMDelta(dan, dh, t.dcarry, t.gw[n], t.tw[n], t.cw[n])
+		clear(t.dcarry)
+		if n < window-1 {
+			clear(next)
+			lanes.AddMulT(next, whh, dan)
+			dh, next = next, dh
+		}
+	}
 }

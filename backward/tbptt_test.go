@@ -178,36 +178,43 @@ func TestAccessors(t *testing.T) {
 
 func TestDefects(t *testing.T) {
 	const k, T = 3, 8
-	d := arch.Dense{Hidden: 2, Inputs: 3}
-	rng := rand.New(rand.NewPCG(11, 2))
-	p, xs := randomCase(rng, d, T, 0.9)
 	for _, def := range []Defect{OffByOneWindow, DropForgetPath} {
-		t.Run(def.String(), func(t *testing.T) {
-			e := NewTBPTT(d, k)
-			e.Defect = def
-			copy(e.Params(), p)
-			got := make([]float64, e.NumParams())
-			for s := 1; s <= T; s++ {
-				e.Step(xs[s-1])
-				e.Grad(got)
-				st, win := windowStart(d, p, xs, s, k)
-				rel := maxRel(got, forwardModeGrad(d, p, st, win))
-				switch {
-				case s == 1:
-					// A one-step window from the zero state has neither a
-					// carried cell gradient nor a wrong previous state to use.
-					assert.LessOrEqual(t, rel, 1e-12, "t=%d", s)
-				case def == OffByOneWindow && s < k:
-					// The window still starts at the true initial state.
-					assert.LessOrEqual(t, rel, 1e-12, "t=%d", s)
-				default:
-					assert.Greater(t, rel, 1e-4, "t=%d", s)
-				}
-			}
-		})
+		for _, H := range []int{2, 5} { // the scalar path, and lanes with a tail
+			testDefect(t, def, arch.Dense{Hidden: H, Inputs: 3}, k, T)
+		}
 	}
 	assert.Equal(t, "NoDefect", NoDefect.String())
 	assert.Equal(t, "Defect(99)", Defect(99).String())
+}
+
+// testDefect checks that e with def disagrees with the forward-mode
+// gradient wherever def changes it, and agrees where it cannot.
+func testDefect(t *testing.T, def Defect, d arch.Dense, k, T int) {
+	rng := rand.New(rand.NewPCG(11, 2))
+	p, xs := randomCase(rng, d, T, 0.9)
+	t.Run(fmt.Sprintf("%s/H=%d", def, d.Hidden), func(t *testing.T) {
+		e := NewTBPTT(d, k)
+		e.Defect = def
+		copy(e.Params(), p)
+		got := make([]float64, e.NumParams())
+		for s := 1; s <= T; s++ {
+			e.Step(xs[s-1])
+			e.Grad(got)
+			st, win := windowStart(d, p, xs, s, k)
+			rel := maxRel(got, forwardModeGrad(d, p, st, win))
+			switch {
+			case s == 1:
+				// A one-step window from the zero state has neither a
+				// carried cell gradient nor a wrong previous state to use.
+				assert.LessOrEqual(t, rel, 1e-12, "t=%d", s)
+			case def == OffByOneWindow && s < k:
+				// The window still starts at the true initial state.
+				assert.LessOrEqual(t, rel, 1e-12, "t=%d", s)
+			default:
+				assert.Greater(t, rel, 1e-4, "t=%d", s)
+			}
+		}
+	})
 }
 
 func TestZeroAllocsPerStep(t *testing.T) {

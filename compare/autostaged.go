@@ -64,13 +64,13 @@ func (a AutoStaged) Worst() Agreement {
 // the gradients are compared with the Gorgonia reference entered at the
 // stage's first step e_s, from step e_s+1 on (the new head weights were
 // written after step e_s).
-func CheckAutoStaged(r *reference.Reference, spec AutoStagedSpec, tr Trajectory, rng *rand.Rand, defect NetworkDefect) (AutoStaged, error) {
+func CheckAutoStaged(r *reference.Reference, spec AutoStagedSpec, tr Trajectory, rng *rand.Rand, defect forward.Defect) (AutoStaged, error) {
 	return checkAutoStaged(r, spec, tr, rng, defect, 0)
 }
 
 // checkAutoStaged is CheckAutoStaged with the reference freezing each stage
 // lag steps after the engine did (lag ≠ 0 only in tests of the check's teeth).
-func checkAutoStaged(r *reference.Reference, spec AutoStagedSpec, tr Trajectory, rng *rand.Rand, defect NetworkDefect, lag int) (AutoStaged, error) {
+func checkAutoStaged(r *reference.Reference, spec AutoStagedSpec, tr Trajectory, rng *rand.Rand, defect forward.Defect, lag int) (AutoStaged, error) {
 	K := spec.Freeze.Window
 	if !spec.Freeze.On() || K < 2 || K > spec.Freeze.Min || spec.MaxFeatures <= spec.FeaturesPerStage {
 		panic(fmt.Sprintf("compare: auto-staged check with %+v", spec))
@@ -83,7 +83,7 @@ func checkAutoStaged(r *reference.Reference, spec AutoStagedSpec, tr Trajectory,
 		AutoFreeze:       spec.Freeze,
 	})
 	net.Defect = defect
-	FillUniform(rng, net.Params(), tr.Scale)
+	fillUniform(rng, net.Params(), tr.Scale)
 
 	// The engine's run; moves[t] is the step the check took before step t.
 	T := len(tr.Xs)
@@ -113,7 +113,7 @@ func checkAutoStaged(r *reference.Reference, spec AutoStagedSpec, tr Trajectory,
 			top := net.Topology()
 			fresh[t] = slices.Clone(net.Params())
 			h := make([]float64, net.Features()-before)
-			FillUniform(rng, h, tr.Scale)
+			fillUniform(rng, h, tr.Scale)
 			copy(net.Params()[top.OffHead()+before:top.OffHeadBias()], h)
 			heads[t] = h
 		}
@@ -209,7 +209,7 @@ func agreeRecorded(ys []float64, gs [][]float64, rng *rand.Rand, ref truth, shif
 			return Agreement{}, fmt.Errorf("the engine's gradient changed length within a stage")
 		}
 	}
-	a := Weights(rng, T)
+	a := weights(rng, T)
 	combo := make([]float64, len(gs[0]))
 	for t, g := range gs {
 		for i, v := range g {

@@ -33,8 +33,8 @@ func TestCheckAutoStaged(t *testing.T) {
 	for _, tt := range autoSpecs {
 		for i := range 3 {
 			t.Run(tt.name, func(t *testing.T) {
-				rng := NewRand(11, i)
-				res, err := CheckAutoStaged(r, tt.spec, RandomTrajectory(rng, i, 100, tt.spec.Inputs), rng, forward.NoDefect)
+				rng := newRand(11, i)
+				res, err := CheckAutoStaged(r, tt.spec, randomTrajectory(rng, i, 100, tt.spec.Inputs), rng, forward.NoDefect)
 				require.NoError(t, err)
 				assert.True(t, res.Worst().Pass(), "%+v", res)
 				require.NotEmpty(t, res.Ends)
@@ -70,8 +70,8 @@ func TestCheckAutoStagedTeeth(t *testing.T) {
 		{"reference freezes one step late", forward.NoDefect, 1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			rng := NewRand(12, 1)
-			res, err := checkAutoStaged(r, spec, RandomTrajectory(rng, 1, 100, spec.Inputs), rng, tt.defect, tt.lag)
+			rng := newRand(12, 1)
+			res, err := checkAutoStaged(r, spec, randomTrajectory(rng, 1, 100, spec.Inputs), rng, tt.defect, tt.lag)
 			require.NoError(t, err)
 			require.NotEmpty(t, res.Ends)
 			assert.False(t, res.Worst().Pass(), "%+v", res)
@@ -90,7 +90,7 @@ func TestAutoRows(t *testing.T) {
 		}
 		assert.Equal(t, "auto", c.StageName())
 		seen[c.Cell+" "+c.Norm] = true
-		res := RunCase(r, c, SuiteConfig{Seed: 1}, i)
+		res := runCase(r, c, SuiteConfig{Seed: 1}, i)
 		assert.True(t, res.Pass(), "%s %s: max rel %.3g, err %v", c.Cell, c.Norm, res.MaxRel, res.Err)
 	}
 	for _, cell := range []string{"constructive", "ccn"} {

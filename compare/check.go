@@ -26,7 +26,7 @@ type truth struct {
 func agree(step func(x []float64) float64, grad func(dst []float64), n int, xs [][]float64, rng *rand.Rand, ref truth) (Agreement, error) {
 	T := len(xs)
 	times := checkTimes(T)
-	a := Weights(rng, T)
+	a := weights(rng, T)
 	ys := make([]float64, T)
 	g := make([]float64, n)
 	combo := make([]float64, n)
@@ -125,21 +125,12 @@ func (c *columnEngine) Grad(dst []float64) {
 	dst[len(tr)] = c.col.H()
 }
 
-// ColumnDefect, DenseDefect, TBPTTDefect and NetworkDefect inject known errors
-// into an engine before a check; the zero values inject nothing. They exist so
-// tests can prove each check fails on a wrong engine.
-type (
-	ColumnDefect  = forward.Defect
-	TBPTTDefect   = backward.Defect
-	NetworkDefect = forward.Defect
-)
-
 // CheckColumn compares forward.Column (through y = w_out·h) with full BPTT on
 // one random trajectory with m inputs.
-func CheckColumn(r *reference.Reference, m int, tr Trajectory, rng *rand.Rand, defect ColumnDefect) (Agreement, error) {
+func CheckColumn(r *reference.Reference, m int, tr Trajectory, rng *rand.Rand, defect forward.Defect) (Agreement, error) {
 	shape := arch.Dense{Hidden: 1, Inputs: m}
 	params := make([]float64, shape.NumParams())
-	FillUniform(rng, params, tr.Scale)
+	fillUniform(rng, params, tr.Scale)
 	col := forward.NewColumn(m)
 	copy(col.Params(), params[:shape.NumCellParams()])
 	col.Defect = defect
@@ -154,7 +145,7 @@ func CheckColumn(r *reference.Reference, m int, tr Trajectory, rng *rand.Rand, d
 // CheckDenseRTRL compares forward.DenseRTRL with full BPTT.
 func CheckDenseRTRL(r *reference.Reference, shape arch.Dense, tr Trajectory, rng *rand.Rand, defect forward.Defect) (Agreement, error) {
 	e := forward.NewDenseRTRL(shape)
-	FillUniform(rng, e.Params(), tr.Scale)
+	fillUniform(rng, e.Params(), tr.Scale)
 	e.Defect = defect
 	params := append([]float64(nil), e.Params()...)
 	ref, err := denseTruth(r, shape, params, tr.Xs, 0)
@@ -166,9 +157,9 @@ func CheckDenseRTRL(r *reference.Reference, shape arch.Dense, tr Trajectory, rng
 
 // CheckTBPTT compares backward.TBPTT with truncation k (0: full) against the
 // k-truncated reference.
-func CheckTBPTT(r *reference.Reference, shape arch.Dense, k int, tr Trajectory, rng *rand.Rand, defect TBPTTDefect) (Agreement, error) {
+func CheckTBPTT(r *reference.Reference, shape arch.Dense, k int, tr Trajectory, rng *rand.Rand, defect backward.Defect) (Agreement, error) {
 	e := backward.NewTBPTT(shape, k)
-	FillUniform(rng, e.Params(), tr.Scale)
+	fillUniform(rng, e.Params(), tr.Scale)
 	e.Defect = defect
 	params := append([]float64(nil), e.Params()...)
 	ref, err := denseTruth(r, shape, params, tr.Xs, k)
@@ -180,15 +171,15 @@ func CheckTBPTT(r *reference.Reference, shape arch.Dense, k int, tr Trajectory, 
 
 // CheckNetwork compares forward.Network at topology top (frozen and learnable
 // parameters drawn at random) with the reference graph of the same topology.
-func CheckNetwork(r *reference.Reference, top arch.Network, tr Trajectory, rng *rand.Rand, defect NetworkDefect) (Agreement, error) {
+func CheckNetwork(r *reference.Reference, top arch.Network, tr Trajectory, rng *rand.Rand, defect forward.Defect) (Agreement, error) {
 	net := forward.NewNetworkAt(top, forward.NetworkConfig{
 		Inputs:           top.Inputs,
 		FeaturesPerStage: top.LearningColumns(),
 		MaxFeatures:      top.Features(),
 		Norm:             top.Norm,
 	})
-	FillUniform(rng, net.Frozen(), tr.Scale)
-	FillUniform(rng, net.Params(), tr.Scale)
+	fillUniform(rng, net.Frozen(), tr.Scale)
+	fillUniform(rng, net.Params(), tr.Scale)
 	net.Defect = defect
 	frozen := append([]float64(nil), net.Frozen()...)
 	learn := append([]float64(nil), net.Params()...)

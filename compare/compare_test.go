@@ -122,28 +122,28 @@ func TestInjectedErrorsAreCaught(t *testing.T) {
 		check func(defect bool) (Agreement, error)
 	}{
 		{"column drops the recurrent trace term", func(d bool) (Agreement, error) {
-			rng := NewRand(3, 0)
-			return CheckColumn(r, 6, RandomTrajectory(rng, 0, 25, 6), rng, pick(d, forward.DropRecurrentTerm, forward.NoDefect))
+			rng := newRand(3, 0)
+			return CheckColumn(r, 6, randomTrajectory(rng, 0, 25, 6), rng, pick(d, forward.DropRecurrentTerm, forward.NoDefect))
 		}},
 		{"dense RTRL drops the recurrent trace term", func(d bool) (Agreement, error) {
-			rng := NewRand(3, 1)
-			return CheckDenseRTRL(r, dense, RandomTrajectory(rng, 0, 25, 4), rng, pick(d, forward.DropRecurrentTerm, forward.NoDefect))
+			rng := newRand(3, 1)
+			return CheckDenseRTRL(r, dense, randomTrajectory(rng, 0, 25, 4), rng, pick(d, forward.DropRecurrentTerm, forward.NoDefect))
 		}},
 		{"T-BPTT window off by one (the authors' ring buffer)", func(d bool) (Agreement, error) {
-			rng := NewRand(3, 2)
-			return CheckTBPTT(r, dense, 5, RandomTrajectory(rng, 0, 25, 4), rng, pick(d, backward.OffByOneWindow, backward.NoDefect))
+			rng := newRand(3, 2)
+			return CheckTBPTT(r, dense, 5, randomTrajectory(rng, 0, 25, 4), rng, pick(d, backward.OffByOneWindow, backward.NoDefect))
 		}},
 		{"T-BPTT drops the forget path", func(d bool) (Agreement, error) {
-			rng := NewRand(3, 3)
-			return CheckTBPTT(r, dense, 0, RandomTrajectory(rng, 0, 25, 4), rng, pick(d, backward.DropForgetPath, backward.NoDefect))
+			rng := newRand(3, 3)
+			return CheckTBPTT(r, dense, 0, randomTrajectory(rng, 0, 25, 4), rng, pick(d, backward.DropForgetPath, backward.NoDefect))
 		}},
 		{"CCN learning columns read previous-step features (the authors' staging)", func(d bool) (Agreement, error) {
-			rng := NewRand(3, 4)
-			return CheckNetwork(r, ccn, RandomTrajectory(rng, 0, 15, 5), rng, pick(d, forward.PreviousStepFeatures, forward.NoDefect))
+			rng := newRand(3, 4)
+			return CheckNetwork(r, ccn, randomTrajectory(rng, 0, 15, 5), rng, pick(d, forward.PreviousStepFeatures, forward.NoDefect))
 		}},
 		{"CCN drops the recurrent trace term", func(d bool) (Agreement, error) {
-			rng := NewRand(3, 5)
-			return CheckNetwork(r, ccn, RandomTrajectory(rng, 1, 15, 5), rng, pick(d, forward.DropRecurrentTerm, forward.NoDefect))
+			rng := newRand(3, 5)
+			return CheckNetwork(r, ccn, randomTrajectory(rng, 1, 15, 5), rng, pick(d, forward.DropRecurrentTerm, forward.NoDefect))
 		}},
 	}
 	for _, tt := range tests {
@@ -171,11 +171,11 @@ func pick[T any](cond bool, a, b T) T {
 // computes σ through tanh.
 func TestSaturatedGatesAgree(t *testing.T) {
 	shape := arch.Dense{Hidden: 2, Inputs: 3}
-	rng := NewRand(9, 0)
-	tr := RandomTrajectory(rng, 0, 30, 3)
+	rng := newRand(9, 0)
+	tr := randomTrajectory(rng, 0, 30, 3)
 	e := forward.NewDenseRTRL(shape)
 	p := e.Params()
-	FillUniform(rng, p, 0.5)
+	fillUniform(rng, p, 0.5)
 	for j := 0; j < shape.Hidden; j++ {
 		p[shape.IdxB(arch.GateI, j)] = 21
 		p[shape.IdxB(arch.GateF, j)] = 20
@@ -229,10 +229,10 @@ func TestOutputBiasIsChecked(t *testing.T) {
 			dropY, dropGr bool
 		}{{"none", false, false}, {"prediction", true, false}, {"gradient", false, true}} {
 			t.Run(name+"/"+d.name, func(t *testing.T) {
-				rng := NewRand(11, 0)
-				tr := RandomTrajectory(rng, 0, 20, shape.Inputs)
+				rng := newRand(11, 0)
+				tr := randomTrajectory(rng, 0, 20, shape.Inputs)
 				e, p := mk()
-				FillUniform(rng, p, 0.5)
+				fillUniform(rng, p, 0.5)
 				k := 0
 				if name == "tbptt" {
 					k = 5

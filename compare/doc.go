@@ -26,8 +26,11 @@
 //     normalization statistics its own forward pass reached.
 //
 // Injection names known mistakes (ccn verify --inject, ccn run --inject) that
-// the checks must catch. Gate checks the configuration a run is about to
-// train on a stretch of its own input stream.
+// the checks must catch. RunGate is the gradient gate before a run, the
+// whole of its policy (which engines, on which stretch of the run's own
+// input stream, after which warm-up) in one place: ccn run and ccn sweep use
+// it, and a library user passes it as experiments.Options.Gate. Gate runs the
+// checks of a GateSpec.
 //
 // The random trajectories (parameters at several scales, Gaussian and
 // sparse-binary inputs) live in trajectory.go so that tests, the verify command

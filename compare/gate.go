@@ -12,7 +12,7 @@ import (
 // Net (Columnar, Constructive, CCN), Dense (T-BPTT, dense RTRL, SnAp-1, UORO),
 // Linear (the memoryless control) or RTU (an RTU layer) is set.
 type GateSpec struct {
-	// Xs is a stretch of the run's own input stream (StreamInputs), at least
+	// Xs is a stretch of the run's own input stream (RunGateSpec draws it), at least
 	// GateLength steps (more for T-BPTT with a long window, see Gate); its
 	// rows have the configured input size.
 	Xs [][]float64
@@ -70,9 +70,9 @@ const gateDenseUnroll = 10
 // weights with the run's normalization, saturating ones with FastNorm.
 var gateScales = [2]float64{0.5, 1.5}
 
-// StreamInputs returns n observations of the stream e after skipping warmup
+// streamInputs returns n observations of the stream e after skipping warmup
 // of them: the inputs a run will see, from a random point of its stream.
-func StreamInputs(e env.Env, warmup, n int) [][]float64 {
+func streamInputs(e env.Env, warmup, n int) [][]float64 {
 	x := make([]float64, e.ObservationSize())
 	for range warmup {
 		e.Next(x)
@@ -114,7 +114,7 @@ func Gate(spec GateSpec) error {
 	if spec.Dense != nil {
 		r.MaxUnroll = gateDenseUnroll
 	}
-	rng := NewRand(spec.Seed, 0)
+	rng := newRand(spec.Seed, 0)
 	for i, scale := range gateScales {
 		tr := Trajectory{Xs: spec.Xs, Scale: scale}
 		var checks []string
@@ -134,7 +134,7 @@ func Gate(spec GateSpec) error {
 					seg.Segments = append(seg.Segments, len(spec.Xs)*(s+1)/stages-len(spec.Xs)*s/stages)
 					name := fmt.Sprintf("stage 0 (%s, scale %g)", normName, scale)
 					if s > 0 {
-						name = fmt.Sprintf("stage change %s (%s, scale %g)", Transition(s), normName, scale)
+						name = fmt.Sprintf("stage change %s (%s, scale %g)", transition(s), normName, scale)
 					}
 					checks = append(checks, name)
 				}

@@ -25,12 +25,12 @@ func TestGateAuto(t *testing.T) {
 			require.NoError(t, Gate(spec))
 			for i, scale := range gateScales {
 				tr := Trajectory{Xs: spec.Xs, Scale: scale}
-				name, a, err := gateAuto(r, *spec.Net, spec.Net.Norm, "the run's normalization", tr, NewRand(spec.Seed, i), InjectNone)
+				name, a, err := gateAuto(r, *spec.Net, spec.Net.Norm, "the run's normalization", tr, newRand(spec.Seed, i), InjectNone)
 				require.NoError(t, err)
 				assert.True(t, a.Pass(), "%s: %+v", name, a)
 				t.Log(name)
 				for _, in := range []Injection{InjectRestartStats, InjectRestartState, InjectPreviousStepFeatures, InjectDropRecurrentTerm} {
-					name, a, err := gateAuto(r, *spec.Net, spec.Net.Norm, "the run's normalization", tr, NewRand(spec.Seed, i), in)
+					name, a, err := gateAuto(r, *spec.Net, spec.Net.Norm, "the run's normalization", tr, newRand(spec.Seed, i), in)
 					require.NoError(t, err)
 					assert.False(t, a.Pass(), "%s with %s", name, in)
 				}

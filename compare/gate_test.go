@@ -15,7 +15,7 @@ import (
 // gateInputs is a stretch of trace patterning after a warm-up, as ccn run
 // gives the gate.
 func gateInputs(n int) [][]float64 {
-	return StreamInputs(env.NewTracePatterning(env.TraceConfig{}, 3), 500, n)
+	return streamInputs(env.NewTracePatterning(env.TraceConfig{}, 3), 500, n)
 }
 
 // gateSpecs are the paper's trace patterning configurations of each method.

@@ -16,7 +16,7 @@ import (
 // forward.PreviousStepFeatures makes it fail.
 func CheckLinear(r *reference.Reference, shape arch.Linear, tr Trajectory, rng *rand.Rand, defect forward.Defect) (Agreement, error) {
 	e := forward.NewLinear(shape)
-	FillUniform(rng, e.Params(), tr.Scale)
+	fillUniform(rng, e.Params(), tr.Scale)
 	e.Defect = defect
 	theta := append([]float64(nil), e.Params()...)
 	T := len(tr.Xs)

@@ -15,8 +15,8 @@ const (
 	CellRTULinear = "rtu-linear"
 )
 
-// IsRTU reports whether cell names an RTU layer.
-func IsRTU(cell string) bool { return cell == CellRTU || cell == CellRTULinear }
+// isRTU reports whether cell names an RTU layer.
+func isRTU(cell string) bool { return cell == CellRTU || cell == CellRTULinear }
 
 // RTU is the shape of an RTU case (Hidden is the number of units).
 func (c Case) RTU() arch.RTU {
@@ -44,7 +44,7 @@ func rtuCases(L int) []Case {
 // many steps), the input weights and the head U(−Scale, Scale).
 func CheckRTU(r *reference.Reference, shape arch.RTU, tr Trajectory, rng *rand.Rand, defect forward.Defect) (Agreement, error) {
 	e := forward.NewRTU(shape)
-	FillUniform(rng, e.Params(), tr.Scale)
+	fillUniform(rng, e.Params(), tr.Scale)
 	forward.InitRTU(shape, e.Params(), 0.3, 0.99, func() float64 { return 1 - rng.Float64() })
 	e.Defect = defect
 	params := append([]float64(nil), e.Params()...)

@@ -16,7 +16,7 @@ func TestRTURows(t *testing.T) {
 	r := reference.New()
 	cfg := SuiteConfig{Seed: 11}
 	for i, c := range rtuCases(50) {
-		res := RunCase(r, c, cfg, i)
+		res := runCase(r, c, cfg, i)
 		require.NoError(t, res.Err, "%s n=%d m=%d T=%d", c.Cell, c.Hidden, c.Inputs, c.Length)
 		assert.True(t, res.Pass(), "%s n=%d m=%d T=%d: max rel %.3g", c.Cell, c.Hidden, c.Inputs, c.Length, res.MaxRel)
 		t.Logf("%-10s n=%d m=%2d T=%2d  max rel %.3g", c.Cell, c.Hidden, c.Inputs, c.Length, res.MaxRel)
@@ -24,7 +24,7 @@ func TestRTURows(t *testing.T) {
 			continue
 		}
 		for _, in := range []Injection{InjectDropRecurrentTerm, InjectDropPhaseCoupling} {
-			bad := RunCase(r, c, SuiteConfig{Seed: 11, Trajectories: 1, Inject: in}, i)
+			bad := runCase(r, c, SuiteConfig{Seed: 11, Trajectories: 1, Inject: in}, i)
 			require.NoError(t, bad.Err)
 			assert.False(t, bad.Pass(), "%s on %s n=%d m=%d T=%d: max rel %.3g", in, c.Cell, c.Hidden, c.Inputs, c.Length, bad.MaxRel)
 			t.Logf("  %s: max rel %.3g", in, bad.MaxRel)

@@ -16,9 +16,9 @@ import (
 // the predictions are then still those of the reference.
 func CheckSnAp1(r *reference.Reference, shape arch.Dense, diagonal bool, tr Trajectory, rng *rand.Rand, defect forward.Defect) (Agreement, error) {
 	e := forward.NewSnAp1(shape)
-	FillUniform(rng, e.Params(), tr.Scale)
+	fillUniform(rng, e.Params(), tr.Scale)
 	if diagonal {
-		ZeroOffDiagonal(shape, e.Params())
+		zeroOffDiagonal(shape, e.Params())
 	}
 	e.Defect = defect
 	params := append([]float64(nil), e.Params()...)
@@ -35,10 +35,10 @@ func CheckSnAp1(r *reference.Reference, shape arch.Dense, diagonal bool, tr Traj
 	return agree(e.Step, e.Grad, shape.NumParams(), tr.Xs, rng, ref)
 }
 
-// ZeroOffDiagonal sets W_hh[q·H+j][k] = 0 for k ≠ j in the flat dense vector
+// zeroOffDiagonal sets W_hh[q·H+j][k] = 0 for k ≠ j in the flat dense vector
 // p: the units then read only their own previous state, as the columns of a
 // Columnar network do.
-func ZeroOffDiagonal(shape arch.Dense, p []float64) {
+func zeroOffDiagonal(shape arch.Dense, p []float64) {
 	for q := 0; q < arch.NumGates; q++ {
 		for j := 0; j < shape.Hidden; j++ {
 			for k := 0; k < shape.Hidden; k++ {

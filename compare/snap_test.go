@@ -44,13 +44,13 @@ func TestSnAp1AgainstDenseRTRL(t *testing.T) {
 		{"dense H=3", arch.Dense{Hidden: 3, Inputs: 4, OutBias: true}, false, false},
 	} {
 		for i := range scales {
-			rng := NewRand(11, i)
-			tr := RandomTrajectory(rng, i, 60, tc.shape.Inputs)
+			rng := newRand(11, i)
+			tr := randomTrajectory(rng, i, 60, tc.shape.Inputs)
 			for _, defect := range []forward.Defect{forward.NoDefect, forward.DropRecurrentTerm} {
 				s, d := forward.NewSnAp1(tc.shape), forward.NewDenseRTRL(tc.shape)
-				FillUniform(NewRand(12, i), s.Params(), tr.Scale)
+				fillUniform(newRand(12, i), s.Params(), tr.Scale)
 				if tc.diagonal {
-					ZeroOffDiagonal(tc.shape, s.Params())
+					zeroOffDiagonal(tc.shape, s.Params())
 				}
 				copy(d.Params(), s.Params())
 				s.Defect = defect
@@ -81,8 +81,8 @@ func TestSnAp1AgainstDocumentedApproximation(t *testing.T) {
 	} {
 		for i := range scales {
 			for _, defect := range []forward.Defect{forward.NoDefect, forward.DropRecurrentTerm} {
-				rng := NewRand(21, i)
-				tr := RandomTrajectory(rng, i, 40, tc.shape.Inputs)
+				rng := newRand(21, i)
+				tr := randomTrajectory(rng, i, 40, tc.shape.Inputs)
 				a, err := CheckSnAp1(r, tc.shape, tc.diagonal, tr, rng, defect)
 				require.NoError(t, err)
 				assert.Equal(t, defect == forward.NoDefect, a.Pass(), "%+v diag=%v scale %g %v: max rel %.3g", tc.shape, tc.diagonal, tr.Scale, defect, a.MaxRel)
@@ -96,10 +96,10 @@ func TestSnAp1AgainstDocumentedApproximation(t *testing.T) {
 func TestMaskedRTRLWitness(t *testing.T) {
 	r := reference.New()
 	shape := arch.Dense{Hidden: 1, Inputs: 3, OutBias: true}
-	rng := NewRand(31, 0)
-	tr := RandomTrajectory(rng, 1, 25, shape.Inputs)
+	rng := newRand(31, 0)
+	tr := randomTrajectory(rng, 1, 25, shape.Inputs)
 	params := make([]float64, shape.NumParams())
-	FillUniform(rng, params, 1.5)
+	fillUniform(rng, params, 1.5)
 	grads := MaskedRTRL(shape, params, tr.Xs)
 	for _, ti := range []int{1, 13, 25} {
 		_, want, err := r.Dense(shape, params, tr.Xs[:ti], nil)

@@ -41,8 +41,8 @@ func (s StagedSpec) topologies() []arch.Network {
 	return tops
 }
 
-// Transition names the stage change that opens segment i ≥ 1, "i-1->i".
-func Transition(i int) string { return fmt.Sprintf("%d->%d", i-1, i) }
+// transition names the stage change that opens segment i ≥ 1, "i-1->i".
+func transition(i int) string { return fmt.Sprintf("%d->%d", i-1, i) }
 
 // carried returns the frozen and learnable vectors that a stage change from
 // topology top (vectors frozen, learn) to next = top.WithStage(u) must
@@ -71,7 +71,7 @@ func carried(top, next arch.Network, frozen, learn, fresh, newHead []float64) (n
 // each change the new features' head weights, which the engine sets to 0, are
 // drawn too and written into the engine, so that the learning columns'
 // gradients are not trivially zero.
-func CheckStaged(r *reference.Reference, spec StagedSpec, tr Trajectory, rng *rand.Rand, defect NetworkDefect) ([]Agreement, error) {
+func CheckStaged(r *reference.Reference, spec StagedSpec, tr Trajectory, rng *rand.Rand, defect forward.Defect) ([]Agreement, error) {
 	tops := spec.topologies()
 	total := 0
 	for _, n := range spec.Segments {
@@ -87,7 +87,7 @@ func CheckStaged(r *reference.Reference, spec StagedSpec, tr Trajectory, rng *ra
 		Norm:             spec.Norm,
 	})
 	net.Defect = defect
-	FillUniform(rng, net.Params(), tr.Scale)
+	fillUniform(rng, net.Params(), tr.Scale)
 	frozen := append([]float64(nil), net.Frozen()...)
 	learn := append([]float64(nil), net.Params()...)
 	var start *reference.NetState
@@ -97,10 +97,10 @@ func CheckStaged(r *reference.Reference, spec StagedSpec, tr Trajectory, rng *ra
 		if i > 0 {
 			net.AdvanceStage()
 			if got := net.Topology(); !slices.Equal(got.Stages, top.Stages) {
-				return out, fmt.Errorf("stage change %s: engine has stages %v, want %v", Transition(i), got.Stages, top.Stages)
+				return out, fmt.Errorf("stage change %s: engine has stages %v, want %v", transition(i), got.Stages, top.Stages)
 			}
 			newHead := make([]float64, top.Features()-tops[i-1].Features())
-			FillUniform(rng, newHead, tr.Scale)
+			fillUniform(rng, newHead, tr.Scale)
 			frozen, learn = carried(tops[i-1], top, frozen, learn, net.Params(), newHead)
 			copy(net.Params()[top.OffHead()+tops[i-1].Features():top.OffHeadBias()], newHead)
 			start = start.Grow(top.Features())

@@ -30,13 +30,13 @@ func TestStagedAgreeAcrossTransitions(t *testing.T) {
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			for traj := range 3 {
-				rng := NewRand(40, 10*i+traj)
+				rng := newRand(40, 10*i+traj)
 				total := 0
 				for _, n := range tt.spec.Segments {
 					total += n
 				}
 				start := time.Now()
-				as, err := CheckStaged(r, tt.spec, RandomTrajectory(rng, traj, total, tt.spec.Inputs), rng, forward.NoDefect)
+				as, err := CheckStaged(r, tt.spec, randomTrajectory(rng, traj, total, tt.spec.Inputs), rng, forward.NoDefect)
 				require.NoError(t, err)
 				require.Len(t, as, len(tt.spec.Segments))
 				for seg, a := range as {
@@ -64,8 +64,8 @@ func TestStagedTransitionDefectsAreCaught(t *testing.T) {
 	spec := StagedSpec{Inputs: 4, FeaturesPerStage: 2, MaxFeatures: 6, Norm: FastNorm, Segments: []int{12, 12, 12}}
 	for _, d := range []forward.Defect{forward.RestartStatsAtStage, forward.RestartStateAtStage} {
 		t.Run(d.String(), func(t *testing.T) {
-			rng := NewRand(41, int(d))
-			as, err := CheckStaged(r, spec, RandomTrajectory(rng, 1, 36, 4), rng, d)
+			rng := newRand(41, int(d))
+			as, err := CheckStaged(r, spec, randomTrajectory(rng, 1, 36, 4), rng, d)
 			require.NoError(t, err)
 			require.Len(t, as, 3)
 			assert.True(t, as[0].Pass(), "before the first change: max rel %.3g", as[0].MaxRel)

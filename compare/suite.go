@@ -72,7 +72,7 @@ func (c Case) Params() int {
 
 // Stage is the learning stage of a network case (0 for cells).
 func (c Case) Stage() int {
-	if c.Cell == "column" || c.Cell == "dense" || c.Cell == "dense-diag" || c.Cell == "linear" || IsRTU(c.Cell) {
+	if c.Cell == "column" || c.Cell == "dense" || c.Cell == "dense-diag" || c.Cell == "linear" || isRTU(c.Cell) {
 		return 0
 	}
 	return c.Net.Learning()
@@ -85,7 +85,7 @@ func (c Case) StageName() string {
 		return "auto"
 	}
 	if c.Staged != nil {
-		return Transition(len(c.Staged.Segments) - 1)
+		return transition(len(c.Staged.Segments) - 1)
 	}
 	return fmt.Sprint(c.Stage())
 }
@@ -117,7 +117,7 @@ const UORODraws = 20000
 // SuiteConfig sizes the verification suite. Zero fields take the defaults.
 type SuiteConfig struct {
 	// Trajectories is the number of random trajectories per case; 0 means 3.
-	// Trajectory i draws its parameters at scale i mod 3 of RandomTrajectory
+	// Trajectory i draws its parameters at the (i mod 3)-th of the scales
 	// (0.1, 0.5 and 1.5, the last saturating the gates), so the default
 	// runs every scale on every case.
 	Trajectories  int
@@ -338,31 +338,31 @@ func uniq(xs ...int) []int {
 	return out
 }
 
-// RunCase checks one case on cfg.Trajectories random trajectories.
-func RunCase(r *reference.Reference, c Case, cfg SuiteConfig, index int) Result {
+// runCase checks one case on cfg.Trajectories random trajectories.
+func runCase(r *reference.Reference, c Case, cfg SuiteConfig, index int) Result {
 	cfg = cfg.withDefaults()
 	res := Result{Case: c, Trajectories: cfg.Trajectories}
 	if c.Engine == "uoro" {
 		// Trajectory 4 of the cycle: Gaussian inputs at scale 0.5.
-		rng := NewRand(cfg.Seed, index*1000)
-		tr := RandomTrajectory(rng, 4, c.Length, c.Inputs)
+		rng := newRand(cfg.Seed, index*1000)
+		tr := randomTrajectory(rng, 4, c.Length, c.Inputs)
 		params := make([]float64, c.Dense().NumParams())
-		FillUniform(rng, params, tr.Scale)
+		fillUniform(rng, params, tr.Scale)
 		// UORO honours InjectAsymmetricUORO's defect and ignores the others.
 		st, err := CheckUORO(c.Dense(), params, tr.Xs, UORODraws, cfg.Seed, cfg.Inject.Forward())
 		res.Trajectories, res.Agreement, res.Err, res.UORO = 1, st.Exact, err, &st
 		return res
 	}
 	for i := 0; i < cfg.Trajectories; i++ {
-		rng := NewRand(cfg.Seed, index*1000+i)
-		tr := RandomTrajectory(rng, i, c.Length, c.Inputs)
+		rng := newRand(cfg.Seed, index*1000+i)
+		tr := randomTrajectory(rng, i, c.Length, c.Inputs)
 		var a Agreement
 		var err error
 		fd, bd := cfg.Inject.Forward(), cfg.Inject.Backward()
 		switch {
 		case c.Engine == "snap1":
 			a, err = CheckSnAp1(r, c.Dense(), c.Cell == "dense-diag", tr, rng, fd)
-		case IsRTU(c.Cell):
+		case isRTU(c.Cell):
 			a, err = CheckRTU(r, c.RTU(), tr, rng, fd)
 		case c.Cell == "column":
 			a, err = CheckColumn(r, c.Inputs, tr, rng, fd)
@@ -400,7 +400,7 @@ func Run(cfg SuiteConfig, progress func(done, total int, r Result)) []Result {
 	r := reference.New()
 	out := make([]Result, len(cases))
 	for i, c := range cases {
-		out[i] = RunCase(r, c, cfg, i)
+		out[i] = runCase(r, c, cfg, i)
 		if progress != nil {
 			progress(i+1, len(cases), out[i])
 		}

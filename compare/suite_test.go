@@ -48,7 +48,7 @@ func TestSuiteInjectionsFailWhereTheyApply(t *testing.T) {
 	r := reference.New()
 	for in, want := range fails {
 		for name, c := range cases {
-			res := RunCase(r, c, SuiteConfig{Trajectories: 2, Seed: 5, Inject: in}, 0)
+			res := runCase(r, c, SuiteConfig{Trajectories: 2, Seed: 5, Inject: in}, 0)
 			assert.NoError(t, res.Err)
 			shouldFail := strings.Contains(" "+want+" ", " "+name+" ")
 			assert.Equal(t, !shouldFail, res.Pass(), "%q on %s: max rel %.3g", in, name, res.MaxRel)
@@ -97,11 +97,11 @@ func TestLinearRows(t *testing.T) {
 			continue
 		}
 		n++
-		res := RunCase(r, c, SuiteConfig{Seed: 1}, i)
+		res := runCase(r, c, SuiteConfig{Seed: 1}, i)
 		assert.True(t, res.Pass(), "%+v: max rel %.3g, err %v", c, res.MaxRel, res.Err)
 		t.Logf("linear m=%d T=%d norm=%s: max rel %.2g", c.Inputs, c.Length, c.Norm, res.MaxRel)
 		if c.Inputs == AtariInputs && c.Norm == "run" {
-			bad := RunCase(r, c, SuiteConfig{Seed: 1, Inject: InjectPreviousStepFeatures}, i)
+			bad := runCase(r, c, SuiteConfig{Seed: 1, Inject: InjectPreviousStepFeatures}, i)
 			assert.False(t, bad.Pass(), "the defect fails the row")
 		}
 	}

@@ -30,14 +30,14 @@ type Trajectory struct {
 // (near-linear gates), moderate ones, and large ones (saturated gates).
 var scales = [...]float64{0.1, 0.5, 1.5}
 
-// NewRand returns the deterministic generator used for case i of a suite seed.
-func NewRand(seed uint64, i int) *rand.Rand {
+// newRand returns the deterministic generator used for case i of a suite seed.
+func newRand(seed uint64, i int) *rand.Rand {
 	return rand.New(rand.NewPCG(seed, uint64(i)*0x9e3779b97f4a7c15+1))
 }
 
-// RandomTrajectory draws a trajectory of length T with m inputs; the i-th
+// randomTrajectory draws a trajectory of length T with m inputs; the i-th
 // trajectory of a suite cycles through the scales and input kinds.
-func RandomTrajectory(rng *rand.Rand, i, T, m int) Trajectory {
+func randomTrajectory(rng *rand.Rand, i, T, m int) Trajectory {
 	tr := Trajectory{Xs: make([][]float64, T), Kind: InputKind(i % 2), Scale: scales[i%len(scales)]}
 	for t := range tr.Xs {
 		x := make([]float64, m)
@@ -55,15 +55,15 @@ func RandomTrajectory(rng *rand.Rand, i, T, m int) Trajectory {
 	return tr
 }
 
-// FillUniform sets every element of dst to U(−scale, scale).
-func FillUniform(rng *rand.Rand, dst []float64, scale float64) {
+// fillUniform sets every element of dst to U(−scale, scale).
+func fillUniform(rng *rand.Rand, dst []float64, scale float64) {
 	for i := range dst {
 		dst[i] = scale * (2*rng.Float64() - 1)
 	}
 }
 
-// Weights returns T random linear-combination weights a_t ~ N(0, 1).
-func Weights(rng *rand.Rand, T int) []float64 {
+// weights returns T random linear-combination weights a_t ~ N(0, 1).
+func weights(rng *rand.Rand, T int) []float64 {
 	a := make([]float64, T)
 	for i := range a {
 		a[i] = rng.NormFloat64()

@@ -47,7 +47,7 @@ func (s UOROStats) Pass() bool {
 // b_out, with the reference (full BPTT) on one random trajectory.
 func CheckUOROExactParts(r *reference.Reference, shape arch.Dense, tr Trajectory, rng *rand.Rand, seed uint64) (Agreement, error) {
 	u := forward.NewUORO(shape, seed)
-	FillUniform(rng, u.Params(), tr.Scale)
+	fillUniform(rng, u.Params(), tr.Scale)
 	params := append([]float64(nil), u.Params()...)
 	ys, want, err := r.Dense(shape, params, tr.Xs, nil)
 	if err != nil {

@@ -22,10 +22,10 @@ func TestUOROUnbiased(t *testing.T) {
 		{arch.Dense{Hidden: 2, Inputs: 3, OutBias: true}, 0.5, 20},
 		{arch.Dense{Hidden: 3, Inputs: 2}, 1.5, 30},
 	} {
-		rng := NewRand(41, setup.shape.Hidden)
-		tr := RandomTrajectory(rng, 0, setup.T, setup.shape.Inputs) // Gaussian inputs
+		rng := newRand(41, setup.shape.Hidden)
+		tr := randomTrajectory(rng, 0, setup.T, setup.shape.Inputs) // Gaussian inputs
 		params := make([]float64, setup.shape.NumParams())
-		FillUniform(rng, params, setup.scale)
+		fillUniform(rng, params, setup.scale)
 		for _, tc := range []struct {
 			defect forward.Defect
 			pass   bool

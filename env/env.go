@@ -54,3 +54,21 @@ func Done(e Env) bool {
 	ep, ok := e.(Episodic)
 	return ok && ep.Done()
 }
+
+// Recorded is an Env that replays a recorded file (atari.File): a run
+// records which file it learned on and reports it when it starts.
+type Recorded interface {
+	Env
+	// Path returns the path the file was opened from.
+	Path() string
+	// Size returns the size of the file in bytes.
+	Size() int64
+	// SHA256 returns the SHA-256 checksum of the file, in hexadecimal.
+	SHA256() string
+	// Records returns the number of records (steps) in the file.
+	Records() int64
+	// Episodes returns the number of episodes in one pass over the file.
+	Episodes() int64
+	// ReadingLength returns the number of values of every stored reading.
+	ReadingLength() int
+}

@@ -7,6 +7,7 @@ import (
 	"github.com/ccn-go/ccn/arch"
 	"github.com/ccn-go/ccn/env/minatar"
 	"github.com/ccn-go/ccn/forward"
+	"github.com/ccn-go/ccn/td"
 )
 
 // atariCases are the paper's Atari configurations (§5, Table 3) at 275
@@ -43,9 +44,9 @@ func newGameAgent(tb testing.TB, cfg RunConfig, game string) func() {
 		for n.Features() < cfg.Features {
 			n.AdvanceStage()
 		}
-		layout = NetworkLayout(n.Topology())
+		layout = td.NetworkLayout(n.Topology())
 	}
-	a := NewTD(l, layout, opt, cfg.Gamma, *cfg.Lambda)
+	a := td.NewTD(l, layout, opt, cfg.Gamma, *cfg.Lambda)
 	x := make([]float64, e.ObservationSize())
 	e.Next(x)
 	a.Start(x)

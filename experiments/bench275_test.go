@@ -6,6 +6,7 @@ import (
 
 	"github.com/ccn-go/ccn/arch"
 	"github.com/ccn-go/ccn/forward"
+	"github.com/ccn-go/ccn/td"
 )
 
 // syntheticCases are end-to-end configurations at the Atari benchmark's 275
@@ -53,7 +54,7 @@ func (s *syntheticStream) Next(x []float64) float64 {
 
 // newSyntheticAgent returns a started agent for cfg at 275 inputs, a network
 // learner moved to its last stage.
-func newSyntheticAgent(tb testing.TB, cfg RunConfig) (*TD, *syntheticStream) {
+func newSyntheticAgent(tb testing.TB, cfg RunConfig) (*td.TD, *syntheticStream) {
 	r, err := cfg.Resolve()
 	if err != nil {
 		tb.Fatal(err)
@@ -64,9 +65,9 @@ func newSyntheticAgent(tb testing.TB, cfg RunConfig) (*TD, *syntheticStream) {
 		for n.Features() < cfg.Features {
 			n.AdvanceStage()
 		}
-		layout = NetworkLayout(n.Topology())
+		layout = td.NetworkLayout(n.Topology())
 	}
-	a := NewTD(l, layout, opt, cfg.Gamma, *cfg.Lambda)
+	a := td.NewTD(l, layout, opt, cfg.Gamma, *cfg.Lambda)
 	s := newSyntheticStream()
 	x := make([]float64, syntheticInputs)
 	s.Next(x)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ccn-go/ccn/arch"
 	"github.com/ccn-go/ccn/forward"
+	"github.com/ccn-go/ccn/td"
 )
 
 // endToEnd is one configuration of BenchmarkEndToEnd: the learner is built
@@ -26,7 +27,7 @@ var endToEndCases = []endToEnd{
 
 // newFinalStageAgent returns the environment and a started agent for the
 // resolved cfg, with a network learner moved to its last stage (all features).
-func newFinalStageAgent(tb testing.TB, cfg RunConfig) (*TD, func(x []float64) (float64, float64)) {
+func newFinalStageAgent(tb testing.TB, cfg RunConfig) (*td.TD, func(x []float64) (float64, float64)) {
 	r, err := cfg.Resolve()
 	if err != nil {
 		tb.Fatal(err)
@@ -38,9 +39,9 @@ func newFinalStageAgent(tb testing.TB, cfg RunConfig) (*TD, func(x []float64) (f
 		for n.Features() < cfg.Features {
 			n.AdvanceStage()
 		}
-		layout = NetworkLayout(n.Topology())
+		layout = td.NetworkLayout(n.Topology())
 	}
-	a := NewTD(l, layout, opt, cfg.Gamma, *cfg.Lambda)
+	a := td.NewTD(l, layout, opt, cfg.Gamma, *cfg.Lambda)
 	x := make([]float64, e.ObservationSize())
 	e.Next(x)
 	a.Start(x)

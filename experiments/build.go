@@ -10,9 +10,21 @@ import (
 	"github.com/ccn-go/ccn/env"
 	"github.com/ccn-go/ccn/env/catalog"
 	"github.com/ccn-go/ccn/forward"
+	"github.com/ccn-go/ccn/td"
 )
 
-var _ Staged = (*forward.Network)(nil)
+var (
+	_ td.Staged          = (*forward.Network)(nil)
+	_ td.GradAccumulator = (*forward.Network)(nil)
+	_ StageEnder         = (*forward.Network)(nil)
+)
+
+// StageEnder is implemented by learners that freeze stages
+// (forward.Network): StageEnds lists the number of steps taken when each
+// stage froze, which summary.json records as "stages".
+type StageEnder interface {
+	StageEnds() []int
+}
 
 // learnerSeed derives the learner's initialization seed from the run seed, so
 // that the environment and the initial parameters draw from unrelated streams
@@ -134,21 +146,21 @@ func (r Resolved) Spec(inputs int) arch.Spec {
 // U(−s, s), s = forward.DefaultInitScale, and w_out = 0, b_out = 0.
 //
 // A method added with arch.Register is built by its entry's New, from Spec.
-func (r Resolved) NewLearner(inputs int) (arch.Engine, Layout, Optimizer) {
+func (r Resolved) NewLearner(inputs int) (arch.Engine, td.Layout, td.Optimizer) {
 	c := r.c
 	seed := learnerSeed(c.Seed)
 	var l arch.Engine
-	var layout Layout
+	var layout td.Layout
 	info, _ := arch.Info(c.Method)
 	switch info.Family {
 	case arch.FamilyOther:
 		var h arch.Head
 		l, h = info.New(r.Spec(inputs))
-		layout = Layout{Size: l.NumParams(), HeadStart: h.Start, HeadEnd: h.End, Features: h.Features}
+		layout = td.Layout{Size: l.NumParams(), HeadStart: h.Start, HeadEnd: h.End, Features: h.Features}
 	case arch.FamilyLinear:
 		shape, _ := r.Linear(inputs)
 		l = forward.NewLinear(shape)
-		layout = Layout{Size: shape.NumParams(), HeadStart: shape.NumParams(), HeadEnd: shape.NumParams(), Features: 1}
+		layout = td.Layout{Size: shape.NumParams(), HeadStart: shape.NumParams(), HeadEnd: shape.NumParams(), Features: 1}
 	case arch.FamilyDense:
 		shape, _ := r.Dense(inputs)
 		switch c.Method {
@@ -170,7 +182,7 @@ func (r Resolved) NewLearner(inputs int) (arch.Engine, Layout, Optimizer) {
 		for i := range shape.NumCellParams() {
 			p[i] = scale * (2*rng.Float64() - 1)
 		}
-		layout = DenseLayout(shape)
+		layout = td.DenseLayout(shape)
 	case arch.FamilyRTU:
 		shape, _ := r.RTU(inputs)
 		e := forward.NewRTU(shape)
@@ -181,7 +193,7 @@ func (r Resolved) NewLearner(inputs int) (arch.Engine, Layout, Optimizer) {
 		}
 		forward.InitRTU(shape, p, 0, 1, func() float64 { return 1 - rng.Float64() })
 		l = e
-		layout = RTULayout(shape)
+		layout = td.RTULayout(shape)
 	case arch.FamilyNetwork:
 		n := forward.NewNetwork(forward.NetworkConfig{
 			Inputs:           inputs,
@@ -193,16 +205,16 @@ func (r Resolved) NewLearner(inputs int) (arch.Engine, Layout, Optimizer) {
 			Seed:             seed,
 		})
 		l = n
-		layout = NetworkLayout(n.Topology())
+		layout = td.NetworkLayout(n.Topology())
 	default:
 		panic(fmt.Sprintf("experiments: method %s has no entry in the registry of methods (arch.Register)", c.Method))
 	}
-	var opt Optimizer
+	var opt td.Optimizer
 	switch c.Optimizer {
 	case OptimizerAdam:
-		opt = &Adam{StepSize: c.StepSize}
+		opt = &td.Adam{StepSize: c.StepSize}
 	default:
-		opt = &RMSProp{StepSize: c.StepSize, FullHeadStep: c.FullOutputStep}
+		opt = &td.RMSProp{StepSize: c.StepSize, FullHeadStep: c.FullOutputStep}
 	}
 	return l, layout, opt
 }

@@ -90,7 +90,7 @@ type RunConfig struct {
 // was worse on T-BPTT (0.008).
 const DefaultOptimizer = OptimizerRMSProp
 
-// DefaultStepSize returns the default α for a method: 3e-4. It was the best
+// DefaultStepSize is the default α of every method and both optimizers. It was the best
 // step size of the authors' code on trace patterning for CCN and Columnar. For
 // T-BPTT H=4 k=15 the authors' code preferred 1e-3, but here 1e-3 left the
 // dense LSTMs near the best constant at 3M steps in most seeds (final error /
@@ -103,9 +103,7 @@ const DefaultOptimizer = OptimizerRMSProp
 // gives 0.0118, 0.0070, 0.0098, 0.0054, 0.0058 (mean 0.0080, no window above
 // 0.015 after 4M). The one value serves both optimizers (3e-4 was also Adam's
 // best on CCN and Columnar).
-func DefaultStepSize(method arch.Method) float64 {
-	return 3e-4
-}
+const DefaultStepSize = 3e-4
 
 // Resolved is a run configuration with every setting resolved and valid.
 // Only Resolve makes one; the code below the command line and the sweep's

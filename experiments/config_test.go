@@ -12,6 +12,7 @@ import (
 
 	"github.com/ccn-go/ccn/arch"
 	"github.com/ccn-go/ccn/env"
+	"github.com/ccn-go/ccn/td"
 )
 
 func TestResolveDefaults(t *testing.T) {
@@ -174,7 +175,7 @@ func TestDenseLearnerAuthorsSetup(t *testing.T) {
 	}
 	for _, full := range []bool{false, true} {
 		_, _, opt := RunConfig{Method: arch.MethodTBPTT, FullOutputStep: full}.MustResolve().NewLearner(12)
-		assert.Equal(t, full, opt.(*RMSProp).FullHeadStep)
+		assert.Equal(t, full, opt.(*td.RMSProp).FullHeadStep)
 	}
 }
 

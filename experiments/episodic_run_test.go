@@ -1,9 +1,11 @@
 package experiments
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -72,7 +74,8 @@ func TestRunOnPixelStreams(t *testing.T) {
 		{Env: "asterix", Method: arch.MethodColumnar, Features: 2, Steps: 3000, Window: 1000, LogEvery: 1000},
 		{Env: "atari", Stream: path, Method: arch.MethodTBPTT, Hidden: 2, Truncation: 3, Steps: 3000, Window: 1000, LogEvery: 1000},
 	} {
-		s, err := Run(context.Background(), cfg.MustResolve(), filepath.Join(t.TempDir(), "run"), Options{})
+		var progress bytes.Buffer
+		s, err := Run(context.Background(), cfg.MustResolve(), filepath.Join(t.TempDir(), "run"), Options{Progress: &progress})
 		require.NoError(t, err, cfg.Env)
 		assert.Equal(t, 3000, s.Steps)
 		assert.False(t, s.Diverged)
@@ -82,8 +85,11 @@ func TestRunOnPixelStreams(t *testing.T) {
 			assert.Equal(t, StreamFile{Name: "space-invaders.pb", Bytes: int64(len(data)), SHA256: hex.EncodeToString(sum[:]),
 				Records: 2000, Episodes: s.Stream.Episodes}, *s.Stream)
 			assert.Greater(t, s.Stream.Episodes, int64(1))
+			assert.Contains(t, progress.String(), fmt.Sprintf("stream %s: 2000 records, %d episodes, 256-value readings, sha256 %x\n",
+				path, s.Stream.Episodes, sum), "the recorded stream is reported")
 		} else {
 			assert.Nil(t, s.Stream)
+			assert.NotContains(t, progress.String(), "stream ")
 		}
 	}
 }

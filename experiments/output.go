@@ -11,7 +11,6 @@ import (
 	"runtime/debug"
 
 	"github.com/ccn-go/ccn/env"
-	"github.com/ccn-go/ccn/env/atari"
 	"github.com/ccn-go/ccn/internal/lanes"
 )
 
@@ -76,7 +75,7 @@ type StreamFile struct {
 
 // streamFile describes e's file if e is a recorded stream.
 func streamFile(e env.Env) *StreamFile {
-	f, ok := e.(*atari.File)
+	f, ok := e.(env.Recorded)
 	if !ok {
 		return nil
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ccn-go/ccn/arch"
 	"github.com/ccn-go/ccn/experiments"
+	"github.com/ccn-go/ccn/td"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -18,11 +19,11 @@ func TestEveryMethodBuilds(t *testing.T) {
 			require.NoError(t, err)
 			var (
 				l      arch.Engine
-				layout experiments.Layout
+				layout td.Layout
 			)
 			require.NotPanics(t, func() { l, layout, _ = r.NewLearner(r.Inputs()) })
 			assert.Equal(t, l.NumParams(), len(l.Params()))
-			if _, staged := l.(experiments.Staged); !staged {
+			if _, staged := l.(td.Staged); !staged {
 				assert.Equal(t, l.NumParams(), layout.Size, "the layout is the whole vector")
 			}
 			assert.LessOrEqual(t, layout.HeadEnd, layout.Size)

@@ -13,10 +13,10 @@ import (
 	"time"
 
 	"github.com/ccn-go/ccn/env"
-	"github.com/ccn-go/ccn/env/atari"
 	"github.com/ccn-go/ccn/env/catalog"
 	"github.com/ccn-go/ccn/internal/atomicfile"
 	"github.com/ccn-go/ccn/internal/lanes"
+	"github.com/ccn-go/ccn/td"
 )
 
 // ErrDiverged is returned by Run, with the written Summary, when a prediction
@@ -29,8 +29,10 @@ type Options struct {
 	// Force reruns even if the directory holds a complete summary.
 	Force bool
 	// Gate, if not nil, is called with the resolved configuration before
-	// anything is written; an error stops the run (the gradient check
-	// against the reference, see package compare).
+	// anything is written; an error stops the run. compare.RunGate is the
+	// gradient gate of ccn run and ccn sweep (the configured learner against
+	// the autodiff reference on a stretch of the run's own stream): set Gate
+	// to it to run the same check from the library.
 	Gate func(Resolved) error
 	// Progress receives progress reports; nil for none.
 	Progress io.Writer
@@ -98,7 +100,7 @@ func Run(ctx context.Context, r Resolved, dir string, opts Options) (Summary, er
 		return Summary{}, &ConfigError{Key: "stream", Problem: fmt.Sprintf("env %s: %v", r.c.Env, err)}
 	}
 	defer catalog.Close(e)
-	if f, ok := e.(*atari.File); ok && opts.Progress != nil {
+	if f, ok := e.(env.Recorded); ok && opts.Progress != nil {
 		fmt.Fprintf(opts.Progress, "stream %s: %d records, %d episodes, %d-value readings, sha256 %s\n",
 			f.Path(), f.Records(), f.Episodes(), f.ReadingLength(), f.SHA256())
 	}
@@ -144,7 +146,7 @@ func execute(ctx context.Context, r Resolved, e env.Env, dir string, opts Option
 	curve.WriteString(curveHeader + "\n")
 
 	learner, layout, opt := r.NewLearner(e.ObservationSize())
-	agent := NewTD(learner, layout, opt, cfg.Gamma, *cfg.Lambda)
+	agent := td.NewTD(learner, layout, opt, cfg.Gamma, *cfg.Lambda)
 	win := newWindowError(cfg.Window)
 	rets := newReturnWindow(cfg.Window)
 	preds := make([]float64, 3*PredictionsKept) // t, prediction, return

@@ -199,7 +199,7 @@ var Settings = []Setting{
 	{Key: "seed", Help: "seed of the environment and the initialization",
 		Field: func(c *RunConfig) any { return &c.Seed }},
 	{Key: "step-size", Help: "step size α",
-		Default: func(c *RunConfig) any { return DefaultStepSize(c.Method) },
+		Default: constant(DefaultStepSize),
 		Check:   positive(func(c *RunConfig) float64 { return c.StepSize }),
 		Field:   func(c *RunConfig) any { return &c.StepSize }},
 	{Key: "lambda", Help: "trace decay λ in [0, 1]",

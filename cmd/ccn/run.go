@@ -13,7 +13,6 @@ import (
 
 	"github.com/ccn-go/ccn/arch"
 	"github.com/ccn-go/ccn/compare"
-	"github.com/ccn-go/ccn/env/catalog"
 	"github.com/ccn-go/ccn/experiments"
 )
 
@@ -70,22 +69,21 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		return configError(err, "")
 	}
 	in, err := compare.ParseInjection(*inject)
+	if err == nil {
+		err = in.CheckRun(r.Config().Method)
+	}
 	switch {
 	case err != nil:
 		return badInput("--inject: %s", strings.TrimPrefix(err.Error(), "compare: "))
 	case in != compare.InjectNone && *noGate:
 		return badInput("--inject needs the gate (drop --no-gate)")
-	case in == compare.InjectAsymmetricUORO:
-		return badInput("--inject %s biases UORO's random estimate, which only ccn verify's statistical rows check (a run's gate checks UORO's exact parts)", in)
-	case in != compare.InjectNone && !in.AppliesTo(r.Config().Method):
-		return badInput("--inject %s does not change the engine of method %s", in, r.Config().Method)
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	opts := experiments.Options{Force: *force, Progress: stderr, Terminal: isTerminal(stderr)}
 	if !*noGate {
-		opts.Gate = func(r experiments.Resolved) error { return gateWith(r, in) }
+		opts.Gate = func(r experiments.Resolved) error { return compare.RunGateInjected(r, in) }
 	}
 	s, err := experiments.Run(ctx, r, *out, opts)
 	var other *experiments.OtherRunError
@@ -165,57 +163,6 @@ func (v settingValue) Set(text string) error { return v.s.Parse(v.c, text) }
 func (v settingValue) IsBoolFlag() bool {
 	_, ok := v.s.Field(&experiments.RunConfig{}).(*bool)
 	return ok
-}
-
-// gate checks the configured architecture against the autodiff reference
-// before a run (compare.Gate).
-func gate(r experiments.Resolved) error { return gateWith(r, compare.InjectNone) }
-
-// gateWarmup bounds the random number of steps of the run's stream skipped
-// before the gate's stretch of it.
-const gateWarmup = 10_000
-
-// gateWith is gate with the mistake in injected into the engines. The gate
-// runs on the run's own inputs: compare.GateLength steps (two windows for a
-// longer T-BPTT window) of the configured environment's stream, after a
-// warm-up of up to gateWarmup steps drawn from the seed, at the configured
-// sizes and normalization. A method the registry exempts from the gate
-// (arch.GateExempt) passes unchecked.
-func gateWith(r experiments.Resolved, in compare.Injection) error {
-	c := r.Config()
-	if info, _ := arch.Info(c.Method); info.Gate == arch.GateExempt {
-		return nil // no reference for it: info.Exempt says why
-	}
-	e := r.NewEnv()
-	defer catalog.Close(e)
-	inputs := e.ObservationSize()
-	n := compare.GateLength
-	if c.Method == arch.MethodTBPTT {
-		n = max(n, 2*c.Truncation)
-	}
-	rng := compare.NewRand(c.Seed, 1)
-	spec := compare.GateSpec{Xs: compare.StreamInputs(e, rng.IntN(gateWarmup), n), Seed: c.Seed, Inject: in}
-	if top, ok := r.Network(inputs); ok {
-		spec.Net = &compare.GateNet{FeaturesPerStage: c.FeaturesPerStage, MaxFeatures: c.Features, Norm: top.Norm, AutoFreeze: r.AutoFreeze().On()}
-	} else if l, ok := r.Linear(inputs); ok {
-		spec.Linear = &l
-	} else if s, ok := r.RTU(inputs); ok {
-		spec.RTU = &s
-	} else {
-		d, _ := r.Dense(inputs)
-		spec.Dense = &d
-		switch c.Method {
-		case arch.MethodTBPTT:
-			spec.Truncation = c.Truncation
-		case arch.MethodSnAp1:
-			spec.SnAp1 = true
-		case arch.MethodUORO:
-			spec.UORO = true
-		default:
-			spec.RTRL = true
-		}
-	}
-	return compare.Gate(spec)
 }
 
 // readRunConfig reads a JSON (.json) or YAML file of run settings, refusing

@@ -19,6 +19,7 @@ import (
 
 	"github.com/ccn-go/ccn/internal/atomicfile"
 
+	"github.com/ccn-go/ccn/compare"
 	"github.com/ccn-go/ccn/experiments"
 	"github.com/ccn-go/ccn/internal/lanes"
 	"github.com/ccn-go/ccn/sweep"
@@ -194,7 +195,7 @@ func poolRun(gated bool) sweep.RunFunc {
 				if ok {
 					return err
 				}
-				err = gate(c)
+				err = compare.RunGate(c)
 				mu.Lock()
 				checked[key] = err
 				mu.Unlock()

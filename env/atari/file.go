@@ -37,7 +37,10 @@ type File struct {
 	done bool
 }
 
-var _ env.Episodic = (*File)(nil)
+var (
+	_ env.Episodic = (*File)(nil)
+	_ env.Recorded = (*File)(nil)
+)
 
 // Open opens a recorded stream with discount gamma in [0, 1). Errors: those
 // of the file system, and *RecordError values (see Decoder.Next) for a

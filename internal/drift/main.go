@@ -20,6 +20,7 @@ import (
 	"github.com/ccn-go/ccn/arch"
 	"github.com/ccn-go/ccn/experiments"
 	"github.com/ccn-go/ccn/forward"
+	"github.com/ccn-go/ccn/td"
 )
 
 func main() {
@@ -41,7 +42,7 @@ func main() {
 	e := r.NewEnv()
 	l, layout, opt := r.NewLearner(e.ObservationSize())
 	c := r.Config()
-	agent := experiments.NewTD(l, layout, opt, c.Gamma, *c.Lambda)
+	agent := td.NewTD(l, layout, opt, c.Gamma, *c.Lambda)
 	n := l.(*forward.Network)
 	x := make([]float64, e.ObservationSize())
 	_, ret := e.Next(x)

@@ -232,13 +232,7 @@ var kernels = []kernel{
 		H, w := s.H, s.W
 		da := a.vec(4*H*w, zero)
 		dh, carry, next, whh := a.normal(H), a.normal(H), a.vec(H, zero), a.normal(4*H*H)
-		LSTMBackward(da, dh, carry, next, whh, a.vecs(w, 4*H, unit), a.vecs(w, H, signed), a.vecs(w, H, normal), false)
-	}},
-	{name: "LSTMBackward/cut", call: func(a *args, s shape) {
-		H, w := s.H, s.W
-		da := a.vec(4*H*w, zero)
-		dh, carry, next, whh := a.normal(H), a.normal(H), a.vec(H, zero), a.normal(4*H*H)
-		LSTMBackward(da, dh, carry, next, whh, a.vecs(w, 4*H, unit), a.vecs(w, H, signed), a.vecs(w, H, normal), true)
+		LSTMBackward(da, dh, carry, next, whh, a.vecs(w, 4*H, unit), a.vecs(w, H, signed), a.vecs(w, H, normal))
 	}},
 	{name: "SumWindow", call: func(a *args, s shape) {
 		SumWindow(a.normal(4*s.H), a.normal(4*s.H*s.W))

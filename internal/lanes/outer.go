@@ -93,14 +93,13 @@ func LSTMDelta(da, dh, carry, gates, tc, cp []float64) {
 // zero carry, for n = 0..w−1
 //
 //	LSTMDelta(δa_n, δh, carry, gates[n], tc[n], cp[n])     δa_n = da[n·4H:(n+1)·4H]
-//	carry ← 0                   if cut (a deliberate defect: no path through f)
 //	δh ← 0 + W_hhᵀ·δa_n         (AddMulT into zeros; not after the oldest step)
 //
 // with H = len(dh) and W_hh (4H rows of H) in whh. dh, carry and next (H
 // each, scratch) are overwritten. Both paths do the operations of LSTMDelta
 // and AddMulT in their order and agree bitwise; the lane path (H ≥ 4) runs
 // the whole window in one call.
-func LSTMBackward(da, dh, carry, next, whh []float64, gates, tc, cp [][]float64, cut bool) {
+func LSTMBackward(da, dh, carry, next, whh []float64, gates, tc, cp [][]float64) {
 	H, w := len(dh), len(gates)
 	if len(da) < 4*H*w || len(carry) != H || len(next) != H || len(whh) != 4*H*H || len(tc) != w || len(cp) != w {
 		panic(fmt.Sprintf("lanes: LSTMBackward of %d units over %d steps with δa %d, carry %d, next %d, W_hh %d, %d tanh c, %d c_prev",
@@ -114,15 +113,12 @@ func LSTMBackward(da, dh, carry, next, whh []float64, gates, tc, cp [][]float64,
 	}
 	clear(carry)
 	if useLanes && H >= 4 {
-		lstmBackwardLanes(da, dh, carry, next, whh, gates, tc, cp, cut)
+		lstmBackwardLanes(da, dh, carry, next, whh, gates, tc, cp)
 		clearUpper()
 		return
 	}
 	for n := range w {
 		LSTMDelta(da[n*4*H:(n+1)*4*H], dh, carry, gates[n], tc[n], cp[n])
-		if cut {
-			clear(carry)
-		}
 		if n < w-1 {
 			clear(next)
 			AddMulT(next, whh, da[n*4*H:(n+1)*4*H])

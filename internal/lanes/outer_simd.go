@@ -196,7 +196,7 @@ func lstmDeltaLanes(da, dh, carry, gates, tc, cp []float64) {
 // call for δa (lstmDeltaAt, then the scalar loop for the last H mod 4 units)
 // and one for W_hhᵀ·δa (mulTAt, then the last H mod 4 entries by partial
 // loads).
-func lstmBackwardLanes(da, dh, carry, next, whh []float64, gates, tc, cp [][]float64, cut bool) {
+func lstmBackwardLanes(da, dh, carry, next, whh []float64, gates, tc, cp [][]float64) {
 	H, w := len(dh), len(gates)
 	n4 := H &^ 3
 	pa, pk, pw := base(da), base(carry), base(whh)
@@ -206,9 +206,6 @@ func lstmBackwardLanes(da, dh, carry, next, whh []float64, gates, tc, cp [][]flo
 		lstmDeltaAt(pda, base(dh), pk, base(gates[n]), base(tc[n]), base(cp[n]), H, n4)
 		if n4 < H {
 			lstmDeltaScalar(dan, dh, carry, gates[n], tc[n], cp[n], n4)
-		}
-		if cut {
-			clear(carry)
 		}
 		if n < w-1 {
 			mulTAt(base(next), pw, pda, 4*H, H, n4)

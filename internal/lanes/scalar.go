@@ -31,7 +31,7 @@ func columnTraceLanes(ht, ct, x []float64, f, A, B, E, D, ki, kf, kg, hp float64
 	panic(unreachable)
 }
 func lstmDeltaLanes(da, dh, carry, gates, tc, cp []float64) { panic(unreachable) }
-func lstmBackwardLanes(da, dh, carry, next, whh []float64, gates, tc, cp [][]float64, cut bool) {
+func lstmBackwardLanes(da, dh, carry, next, whh []float64, gates, tc, cp [][]float64) {
 	panic(unreachable)
 }
 func sumWindowLanes(g, d []float64, n4, w int)                         { panic(unreachable) }

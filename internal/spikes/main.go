@@ -25,6 +25,7 @@ import (
 	"github.com/ccn-go/ccn/env/catalog"
 	"github.com/ccn-go/ccn/experiments"
 	"github.com/ccn-go/ccn/forward"
+	"github.com/ccn-go/ccn/td"
 )
 
 func main() {
@@ -62,7 +63,7 @@ func main() {
 		os.Exit(2)
 	}
 	defer catalog.Close(e)
-	a := experiments.NewTD(l, layout, opt, cfg.Gamma, *cfg.Lambda)
+	a := td.NewTD(l, layout, opt, cfg.Gamma, *cfg.Lambda)
 	episodic, _ := e.(env.Episodic)
 	endEpisode := func() {
 		if episodic != nil && episodic.Done() {

@@ -1,11 +1,11 @@
-package experiments_test
+package td_test
 
 import (
 	"fmt"
 
 	"github.com/ccn-go/ccn/arch"
 	"github.com/ccn-go/ccn/env"
-	"github.com/ccn-go/ccn/experiments"
+	"github.com/ccn-go/ccn/td"
 )
 
 // linear is the smallest learner, y = w·x + b: an arch.Engine whose Grad is
@@ -42,19 +42,19 @@ func Example_learner() {
 	e := env.NewTracePatterning(env.TraceConfig{}, 1)
 	n := e.ObservationSize()
 	l := newLinear(n)
-	layout := experiments.Layout{Size: n + 1, HeadStart: 0, HeadEnd: n + 1, Features: n}
-	td := experiments.NewTD(l, layout, &experiments.RMSProp{StepSize: 1e-3}, e.Gamma(), 0.99)
+	layout := td.Layout{Size: n + 1, HeadStart: 0, HeadEnd: n + 1, Features: n}
+	agent := td.NewTD(l, layout, &td.RMSProp{StepSize: 1e-3}, e.Gamma(), 0.99)
 
 	const steps = 200_000
 	x := make([]float64, n)
 	_, ret := e.Next(x)
-	y := td.Start(x)
+	y := agent.Start(x)
 	var sum float64
 	for t := 1; t <= steps; t++ {
 		d := y - ret
 		sum += d * d
 		c, g := e.Next(x)
-		y, _ = td.Step(x, c)
+		y, _ = agent.Step(x, c)
 		ret = g
 	}
 	_, constant := env.ConstantBaseline(env.NewTracePatterning(env.TraceConfig{}, 1), steps)

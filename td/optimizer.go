@@ -1,4 +1,4 @@
-package experiments
+package td
 
 import "fmt"
 
@@ -14,7 +14,7 @@ type Layout struct {
 // validate panics if l does not describe a vector.
 func (l Layout) validate() {
 	if l.Size < 1 || l.HeadStart < 0 || l.HeadStart > l.HeadEnd || l.HeadEnd > l.Size || l.Features < 1 {
-		panic(fmt.Sprintf("experiments: invalid layout %+v", l))
+		panic(fmt.Sprintf("td: invalid layout %+v", l))
 	}
 }
 

@@ -1,11 +1,11 @@
-package experiments_test
+package td_test
 
 import (
 	"fmt"
 
 	"github.com/ccn-go/ccn/env"
-	"github.com/ccn-go/ccn/experiments"
 	"github.com/ccn-go/ccn/forward"
+	"github.com/ccn-go/ccn/td"
 )
 
 // A CCN learning trace patterning online with TD(λ) and RMSProp: the agent
@@ -15,7 +15,7 @@ func ExampleNewTD() {
 	net := forward.NewNetwork(forward.NetworkConfig{
 		Inputs: e.ObservationSize(), FeaturesPerStage: 2, MaxFeatures: 6, StepsPerStage: 1000, Seed: 1,
 	})
-	agent := experiments.NewTD(net, experiments.NetworkLayout(net.Topology()), &experiments.RMSProp{StepSize: 3e-4}, 0.9, 0.99)
+	agent := td.NewTD(net, td.NetworkLayout(net.Topology()), &td.RMSProp{StepSize: 3e-4}, 0.9, 0.99)
 	x := make([]float64, e.ObservationSize())
 	e.Next(x)
 	agent.Start(x)

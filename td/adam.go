@@ -1,4 +1,4 @@
-package experiments
+package td
 
 import "math"
 
@@ -47,7 +47,7 @@ func (a *Adam) Remap(l Layout, from []int) {
 // Update implements Optimizer.
 func (a *Adam) Update(theta, u []float64, s float64) {
 	if len(theta) != len(a.v) || len(u) != len(a.v) {
-		panic("experiments: Adam.Update length mismatch")
+		panic("td: Adam.Update length mismatch")
 	}
 	b2, eps, alpha := a.beta2(), a.epsilon(), a.StepSize
 	v, pow := a.v[:len(u)], a.pow[:len(u)]

@@ -1,4 +1,4 @@
-package experiments
+package td
 
 import (
 	"fmt"
@@ -64,7 +64,7 @@ func (r *RMSProp) Remap(l Layout, from []int) {
 // Update implements Optimizer.
 func (r *RMSProp) Update(theta, u []float64, s float64) {
 	if len(theta) != len(r.v) || len(u) != len(r.v) {
-		panic("experiments: RMSProp.Update length mismatch")
+		panic("td: RMSProp.Update length mismatch")
 	}
 	b, eps := r.beta(), r.epsilon()
 	l := r.layout
@@ -83,7 +83,7 @@ func (r *RMSProp) UpdateFold(theta, z []float64, s, decay float64, g []float64) 
 	l := r.layout
 	h0, h1 := l.HeadStart, l.HeadEnd
 	if len(theta) != len(r.v) || len(z) != len(r.v) || len(g) != len(r.v) || h1 != l.Size {
-		panic(fmt.Sprintf("experiments: RMSProp.UpdateFold of %d entries (layout %+v) with a gradient of %d",
+		panic(fmt.Sprintf("td: RMSProp.UpdateFold of %d entries (layout %+v) with a gradient of %d",
 			len(z), l, len(g)))
 	}
 	b, eps := r.beta(), r.epsilon()

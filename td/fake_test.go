@@ -1,4 +1,4 @@
-package experiments
+package td
 
 import (
 	"github.com/ccn-go/ccn/arch"

@@ -1,8 +1,7 @@
-package experiments
+package td
 
 import (
 	"github.com/ccn-go/ccn/arch"
-	"github.com/ccn-go/ccn/forward"
 )
 
 // GradAccumulator is implemented by learners that can fold the gradient of
@@ -17,8 +16,6 @@ type GradAccumulator interface {
 	AccumulateGrad(z []float64, decay float64)
 }
 
-var _ GradAccumulator = (*forward.Network)(nil)
-
 // Staged is implemented by learners whose learnable vector changes size and
 // meaning when a stage is added (forward.Network): Stage is the index of the
 // learning stage and Topology the current arch.Network, whose offsets say
@@ -27,15 +24,6 @@ type Staged interface {
 	Stage() int
 	Topology() arch.Network
 }
-
-// StageEnder is implemented by learners that freeze stages
-// (forward.Network): StageEnds lists the number of steps taken when each
-// stage froze, which summary.json records as "stages".
-type StageEnder interface {
-	StageEnds() []int
-}
-
-var _ StageEnder = (*forward.Network)(nil)
 
 // NetworkLayout is the Layout of the learnable vector of network n: the
 // learning columns' blocks, then one head weight per feature, then the bias.

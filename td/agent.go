@@ -1,4 +1,4 @@
-package experiments
+package td
 
 import (
 	"fmt"
@@ -62,10 +62,10 @@ type TD struct {
 func NewTD(l arch.Engine, layout Layout, opt Optimizer, gamma, lambda float64) *TD {
 	layout.validate()
 	if layout.Size != l.NumParams() || len(l.Params()) != l.NumParams() {
-		panic(fmt.Sprintf("experiments: layout size %d, learner has %d parameters", layout.Size, l.NumParams()))
+		panic(fmt.Sprintf("td: layout size %d, learner has %d parameters", layout.Size, l.NumParams()))
 	}
 	if !(gamma >= 0 && gamma <= 1) || !(lambda >= 0 && lambda <= 1) {
-		panic(fmt.Sprintf("experiments: γ = %v and λ = %v must lie in [0, 1]", gamma, lambda))
+		panic(fmt.Sprintf("td: γ = %v and λ = %v must lie in [0, 1]", gamma, lambda))
 	}
 	a := &TD{gamma: gamma, lambda: lambda, learner: l, opt: opt, layout: layout}
 	a.acc, _ = l.(GradAccumulator)
@@ -90,7 +90,7 @@ func (a *TD) resize(n int) {
 // before Step.
 func (a *TD) Start(x []float64) float64 {
 	if a.started {
-		panic("experiments: TD.Start called twice")
+		panic("td: TD.Start called twice")
 	}
 	a.started = true
 	a.y = a.learner.Step(x)
@@ -105,7 +105,7 @@ func (a *TD) Start(x []float64) float64 {
 // (the run has diverged); see also ParamsFinite.
 func (a *TD) Step(x []float64, c float64) (y float64, ok bool) {
 	if !a.started {
-		panic("experiments: TD.Step before Start")
+		panic("td: TD.Step before Start")
 	}
 	y = a.learner.Step(x)
 	a.checkStage()
@@ -139,7 +139,7 @@ func (a *TD) Step(x []float64, c float64) (y float64, ok bool) {
 // step of its episode: the next Step's target is 0 and its trace decay 0.
 func (a *TD) EndEpisode() {
 	if !a.started {
-		panic("experiments: TD.EndEpisode before Start")
+		panic("td: TD.EndEpisode before Start")
 	}
 	a.done = true
 }
@@ -173,7 +173,7 @@ func (a *TD) checkStage() {
 	a.z = z
 	a.stage = a.staged.Stage()
 	if a.layout.Size != a.learner.NumParams() {
-		panic(fmt.Sprintf("experiments: learner has %d parameters after stage change, layout says %d", a.learner.NumParams(), a.layout.Size))
+		panic(fmt.Sprintf("td: learner has %d parameters after stage change, layout says %d", a.learner.NumParams(), a.layout.Size))
 	}
 }
 

@@ -1,4 +1,4 @@
-package experiments
+package td
 
 import (
 	"math/rand/v2"
@@ -128,5 +128,5 @@ func TestTDEpisodesMatchAlgorithm1(t *testing.T) {
 
 func TestTDEndEpisodeBeforeStartPanics(t *testing.T) {
 	a := NewTD(newLinear(1), Layout{Size: 1, HeadEnd: 1, Features: 1}, &sgd{0.1}, 0.9, 0.9)
-	assert.PanicsWithValue(t, "experiments: TD.EndEpisode before Start", a.EndEpisode)
+	assert.PanicsWithValue(t, "td: TD.EndEpisode before Start", a.EndEpisode)
 }

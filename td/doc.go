@@ -1,0 +1,22 @@
+// Package td learns any gradient engine online with TD(λ), paper Algorithm 1
+// (Appendix A.2): a learner v (an arch.Engine) predicts the discounted return
+// of a stream, and after every step
+//
+//	y = v(x_0); z = 0
+//	loop: observe x', cumulant c
+//	      y' = v(x')
+//	      δ  = c + γ·y' − y
+//	      z  = γλ·z + ∇v(x)
+//	      θ  = θ + Optimizer(α, δ·z)
+//	      y  = y'
+//
+// TD is the agent; the update direction δ·z goes through an Optimizer: Adam
+// with β1 = 0 (paper Table 1) or RMSProp as the authors' code runs it. A
+// Layout tells the optimizer where the learner's head lies; a Staged learner
+// (a growing network, paper §3.2) changes its layout at a stage change, and
+// the agent moves its trace and the optimizer's state with it.
+//
+// The package knows nothing of environments, run settings or files: package
+// experiments builds the learner and the optimizer from a run's settings and
+// drives the agent.
+package td
