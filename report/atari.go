@@ -398,7 +398,7 @@ func AtariPredictions(r *Results, steps int) (Figure, error) {
 			skipped = append(skipped, n.Env+" (no complete T-BPTT run)")
 			continue
 		}
-		pl, seed, k, err := predictionsPlot(fig, ccn, tb, steps, func(seed uint64) string {
+		pl, seed, k, err := predictionsPlot(fig, StudyAtariMain, ccn, tb, steps, func(seed uint64) string {
 			return fmt.Sprintf("%s (seed %d)", n.Env, seed)
 		})
 		var m *plots.MissingError

@@ -222,3 +222,23 @@ func TestAtariCapacityNormalizesAt15(t *testing.T) {
 	assert.InDelta(t, 1.0, pts[0][1].Mean, 1e-12, "H=15")
 	assert.InDelta(t, 1.25, pts[1][0].Mean, 1e-12, "k=2: breakout 3/2, freeway 3/3")
 }
+
+// Fig. 10 names the study it looked in when CCN and T-BPTT share no seed:
+// the Atari main comparison, not trace patterning's main comparison.
+func TestAtariPredictionsNoCommonSeedNamesStudy(t *testing.T) {
+	dir := t.TempDir()
+	nan := func() float64 { var z float64; return z / z }()
+	writeAtari(t, dir, report.StudyAtariMain, []string{"ccn", "tbptt/5:7"}, func(family, env string, seed uint64) float64 {
+		if (family == "ccn") == (seed == 1) {
+			return nan // CCN completed seed 0 only, T-BPTT seed 1 only
+		}
+		return 1
+	})
+	r, err := report.Open(dir, "test")
+	require.NoError(t, err)
+	_, err = report.AtariPredictions(r, 100)
+	var m *plots.MissingError
+	require.ErrorAs(t, err, &m)
+	assert.Contains(t, m.What, "breakout ("+report.StudyAtariMain+": CCN and T-BPTT have no complete final run with a common seed)")
+	assert.Contains(t, m.What, "freeway ("+report.StudyAtariMain+": CCN and T-BPTT have no complete final run with a common seed)")
+}
