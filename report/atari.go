@@ -31,40 +31,44 @@ func atariRows(r *Results, fig, study string) ([]sweep.Normalized, *sweep.Plan, 
 	return studyRows(r, fig, study, func(res *sweep.Results) []sweep.Normalized { return res.Normalize() })
 }
 
-// atariFinals returns, in the shape of atariRows, the final errors
-// themselves of study's groups at r's scale (mean ± s.e. over the complete
-// final runs of each selected candidate, no reference), for figures that
-// normalize within the study.
-func atariFinals(r *Results, fig, study string) ([]sweep.Normalized, *sweep.Plan, error) {
-	return studyRows(r, fig, study, func(res *sweep.Results) []sweep.Normalized {
-		var rows []sweep.Normalized
-		for _, s := range res.Selection() {
-			g := s.Plan.Groups[s.Group]
-			if g.Env == "" {
-				continue
-			}
-			n := sweep.Normalized{Study: s.Plan.Study, Scale: s.Plan.Scale, Env: g.Env, Family: g.Family,
-				Seeds: s.Final.Seeds, Complete: s.Final.Complete, Diverged: s.Final.Diverged, Failed: s.Final.Failed, Pending: s.Final.Pending,
-				Mean: s.Final.Mean, SE: s.Final.SE}
-			if !math.IsNaN(n.Mean) {
-				n.Games = 1
-			}
-			rows = append(rows, n)
+// finalRows returns, in the shape of sweep.Results.Normalize, the final
+// errors themselves of the groups over environments (mean ± s.e. over the
+// complete final runs of each selected candidate, no reference), for
+// figures that normalize within a study.
+func finalRows(res *sweep.Results) []sweep.Normalized {
+	var rows []sweep.Normalized
+	for _, s := range res.Selection() {
+		g := s.Plan.Groups[s.Group]
+		if g.Env == "" {
+			continue
 		}
-		return rows
-	})
+		n := sweep.Normalized{Study: s.Plan.Study, Scale: s.Plan.Scale, Env: g.Env, Family: g.Family,
+			Seeds: s.Final.Seeds, Complete: s.Final.Complete, Diverged: s.Final.Diverged, Failed: s.Final.Failed, Pending: s.Final.Pending,
+			Mean: s.Final.Mean, SE: s.Final.SE}
+		if !math.IsNaN(n.Mean) {
+			n.Games = 1
+		}
+		rows = append(rows, n)
+	}
+	return rows
 }
 
 // studyRows returns the rows that table makes of the collected results in
 // r.Dir, those of study at r's scale, and the plan.
 func studyRows(r *Results, fig, study string, table func(*sweep.Results) []sweep.Normalized) ([]sweep.Normalized, *sweep.Plan, error) {
+	rows, p, _, err := studyResults(r, fig, study, table)
+	return rows, p, err
+}
+
+// studyResults is studyRows that also returns the collected results.
+func studyResults(r *Results, fig, study string, table func(*sweep.Results) []sweep.Normalized) ([]sweep.Normalized, *sweep.Plan, *sweep.Results, error) {
 	p, err := r.plan(fig, study)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	res, err := sweep.Collect(r.Dir)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	var rows []sweep.Normalized
 	for _, n := range table(res) {
@@ -73,9 +77,9 @@ func studyRows(r *Results, fig, study string, table func(*sweep.Results) []sweep
 		}
 	}
 	if len(rows) == 0 {
-		return nil, nil, missing(fig, "study %s runs over no list of environments", study)
+		return nil, nil, nil, missing(fig, "study %s runs over no list of environments", study)
 	}
-	return rows, p, nil
+	return rows, p, res, nil
 }
 
 // atariRunText describes the runs of plan p: scale, steps, seeds, and the
@@ -247,54 +251,83 @@ func AtariAverage(r *Results) (Figure, error) {
 
 // AtariCapacityPoints returns the two panels of Figure 11: T-BPTT with
 // k = 8 and H = 2..15, and with H = 8 and k = 2..15; on each game the
-// final errors n_g are divided by the value at 15 (no other reference is
-// needed), then averaged over the games,
+// final errors e_g of a value x are divided by those at 15 (no other
+// reference is needed), then averaged over the games,
 //
-//	v(x) = (1/G) Σ_g n_g(x)/n_g(15)      s.e. = √(Σ_g (se_g(x)/n_g(15))²)/G
+//	v(x) = (1/G) Σ_g mean_s e_g(x) / mean_s e_g(15)
 //
-// over the G games where both values exist (NaN where none).
+// over the G games where both have complete final runs (NaN where none),
+// each with a 95% bootstrap interval that resamples both values' seeds on
+// every game (capacityCurve: the bootstrap of the Atari claims, as the
+// normalized errors of Figs. 8 and 9). The value at 15 is 1 by definition.
 func AtariCapacityPoints(r *Results) ([2][]plots.Point, error) {
 	pts, _, _, _, err := capacityPoints(r)
 	return pts, err
 }
 
+// capacityValue is one point of a Figure 11 panel: the mean over games of
+// a group's error over the value at 15 on the same game, with a 95%
+// bootstrap interval.
+type capacityValue struct {
+	family       string // capacity/H=2
+	games        int
+	v, low, high float64
+}
+
+// capacityCurve returns the values v(x) of AtariCapacityPoints of the
+// capacity study's families named prefix+x (capacity/H=, truncation/k=), in
+// plan order, and false if there is no family prefix+"15". The interval is
+// that of acrossGames: each replicate resamples the final errors of x and
+// of 15 on every game independently. At 15 itself, whose every ratio is 1,
+// v = 1 with the interval [1, 1].
+func (d *atariData) capacityCurve(prefix string) ([]capacityValue, bool) {
+	envs, families := d.envs(StudyAtariCapacity)
+	if !slices.Contains(families, prefix+"15") {
+		return nil, false
+	}
+	var out []capacityValue
+	for _, f := range families {
+		if !strings.HasPrefix(f, prefix) {
+			continue
+		}
+		var samples [][][]float64
+		for _, e := range envs {
+			a, b := d.groups[[3]string{StudyAtariCapacity, f, e}], d.groups[[3]string{StudyAtariCapacity, prefix + "15", e}]
+			if a != nil && b != nil && len(a.errs) > 0 && len(b.errs) > 0 {
+				samples = append(samples, [][]float64{a.errs, b.errs})
+			}
+		}
+		c := capacityValue{family: f, games: len(samples), v: math.NaN(), low: math.NaN(), high: math.NaN()}
+		switch {
+		case len(samples) > 0 && f == prefix+"15":
+			c.v, c.low, c.high = 1, 1, 1
+		case len(samples) > 0:
+			c.v, c.low, c.high = acrossGames(atariRNG(StudyAtariCapacity+"/"+f), samples, func(m []float64) float64 { return m[0] / m[1] })
+		}
+		out = append(out, c)
+	}
+	return out, true
+}
+
 func capacityPoints(r *Results) (pts [2][]plots.Point, notes []string, rows []sweep.Normalized, p *sweep.Plan, err error) {
 	const fig = NameAtariCapacity
-	rows, p, err = atariFinals(r, fig, StudyAtariCapacity)
+	rows, p, res, err := studyResults(r, fig, StudyAtariCapacity, finalRows)
+	if err != nil {
+		return pts, nil, nil, nil, err
+	}
+	d, err := newAtariData(res, r.Scale)
 	if err != nil {
 		return pts, nil, nil, nil, err
 	}
 	for i, prefix := range []string{"capacity/H=", "truncation/k="} {
-		ref := map[string]sweep.Normalized{}
-		var xs []string
-		for _, n := range rows {
-			if n.Family == prefix+"15" {
-				ref[n.Env] = n
-			}
-			if strings.HasPrefix(n.Family, prefix) && !slices.Contains(xs, n.Family) {
-				xs = append(xs, n.Family)
-			}
-		}
-		if len(ref) == 0 {
+		curve, ok := d.capacityCurve(prefix)
+		if !ok {
 			return pts, nil, nil, nil, missing(fig, "%s: no group %s15 (the value at 15)", StudyAtariCapacity, prefix)
 		}
-		for _, x := range xs {
-			var sum, se2 float64
-			games := 0
-			for _, n := range rows {
-				d, ok := ref[n.Env]
-				if n.Family != x || !ok || math.IsNaN(n.Mean) || math.IsNaN(d.Mean) {
-					continue
-				}
-				sum += n.Mean / d.Mean
-				se2 += (n.SE / d.Mean) * (n.SE / d.Mean)
-				games++
-			}
-			pt := plots.Point{Label: strings.SplitN(x, "/", 2)[1], Method: "T-BPTT", Mean: math.NaN(), StdErr: math.NaN()}
-			if games > 0 {
-				pt.Mean, pt.StdErr = sum/float64(games), math.Sqrt(se2)/float64(games)
-			}
-			notes = append(notes, fmt.Sprintf("%s over %d games", pt.Label, games))
+		for _, c := range curve {
+			pt := plots.Point{Label: strings.SplitN(c.family, "/", 2)[1], Method: "T-BPTT", Mean: c.v, StdErr: math.NaN(),
+				Low: c.low, High: c.high, Interval: !math.IsNaN(c.low) && !math.IsNaN(c.high)}
+			notes = append(notes, fmt.Sprintf("%s over %d games", pt.Label, c.games))
 			pts[i] = append(pts[i], pt)
 		}
 	}
@@ -316,11 +349,12 @@ func AtariCapacity(r *Results) (Figure, error) {
 	if err != nil {
 		return Figure{}, err
 	}
-	lp.Y.Label.Text, rp.Y.Label.Text = "error / error at 15", "error / error at 15"
+	const yLabel = "error / error at 15 (mean, 95% interval)" // every point with a value has its interval
+	lp.Y.Label.Text, rp.Y.Label.Text = yLabel, yLabel
 	g := plots.NewGrid("T-BPTT capacity and truncation on the games\n"+p.Scale+" scale", 1, 2, lp, rp)
 	g.ShareY()
 	return Figure{Name: fig, Drawer: g, Caption: strings.Join([]string{
-		"Figure 11: T-BPTT's error with k = 8 and H hidden units (left) and with H = 8 and truncation k (right), divided on each game by the value at 15 and averaged over the games (bars: √(Σ s.e.²)/games)",
+		"Figure 11: T-BPTT's error with k = 8 and H hidden units (left) and with H = 8 and truncation k (right), divided on each game by the value at 15 and averaged over the games; bars: 95% bootstrap intervals that resample the final seeds of both values on every game (as Figs. 8 and 9; at 15, 1 by definition)",
 		atariRunText(r, p), strings.Join(notes, ", "), countsText(rows)}, ". ") + "."}, nil
 }
 

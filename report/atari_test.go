@@ -242,3 +242,45 @@ func TestAtariPredictionsNoCommonSeedNamesStudy(t *testing.T) {
 	assert.Contains(t, m.What, "breakout ("+report.StudyAtariMain+": CCN and T-BPTT have no complete final run with a common seed)")
 	assert.Contains(t, m.What, "freeway ("+report.StudyAtariMain+": CCN and T-BPTT have no complete final run with a common seed)")
 }
+
+// Fig. 11's bars are 95% bootstrap intervals over seeds, as Figs. 8 and 9:
+// on breakout H=2 ran 3 and 5 (seeds 0, 1) against 2 and 2 at H=15, on
+// freeway 1 and 1 against 1 and 1. A replicate's breakout mean is 3, 4 or 5
+// (probabilities 1/4, 1/2, 1/4), so the mean over games of the ratios is
+// 1.25, 1.5 or 1.75 and the 2.5% and 97.5% quantiles of 2,000 replicates are
+// 1.25 and 1.75; the value at 15 is 1 with the interval [1, 1]. k=2 ran 1
+// on both games (k=15: 2 on breakout), a constant ratio 0.75.
+func TestAtariCapacityBootstrapIntervals(t *testing.T) {
+	dir := t.TempDir()
+	writeAtari(t, dir, report.StudyAtariCapacity, []string{"capacity/H=2", "capacity/H=15", "truncation/k=2", "truncation/k=15"},
+		func(family, env string, seed uint64) float64 {
+			switch {
+			case family == "capacity/H=2" && env == "breakout":
+				return 3 + 2*float64(seed)
+			case strings.HasSuffix(family, "15") && env == "breakout":
+				return 2
+			}
+			return 1
+		})
+	r, err := report.Open(dir, "test")
+	require.NoError(t, err)
+	pts, err := report.AtariCapacityPoints(r)
+	require.NoError(t, err)
+	h2, h15 := pts[0][0], pts[0][1]
+	require.Equal(t, "H=2", h2.Label)
+	assert.InDelta(t, 1.5, h2.Mean, 1e-12)
+	assert.True(t, h2.Interval, "H=2 has a bootstrap interval")
+	assert.InDelta(t, 1.25, h2.Low, 1e-12, "H=2 low")
+	assert.InDelta(t, 1.75, h2.High, 1e-12, "H=2 high")
+	assert.True(t, h15.Interval && h15.Low == 1 && h15.High == 1 && h15.Mean == 1, "H=15: 1 by definition, %+v", h15)
+	k2 := pts[1][0]
+	assert.True(t, k2.Interval && k2.Low == 0.75 && k2.High == 0.75, "k=2: every replicate (1/2 + 1/1)/2, %+v", k2)
+
+	fig, err := report.AtariCapacity(r)
+	require.NoError(t, err)
+	assert.Contains(t, fig.Caption, "95% bootstrap intervals")
+	assert.NotContains(t, fig.Caption, "s.e.²")
+	for _, p := range fig.Drawer.(*plots.Grid).Panels {
+		assert.Contains(t, p.Y.Label.Text, "95% interval", "panel %q", p.Title.Text)
+	}
+}
