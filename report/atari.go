@@ -208,8 +208,55 @@ func atariPoints(rows []sweep.Normalized, label func(sweep.Normalized) string) [
 	return pts
 }
 
-// AtariNormalized draws Figure 8: CCN's error on each game over the best
-// T-BPTT's (sweep.Normalized), mean ± s.e. over the final seeds.
+// atariReference names the reference of normalized rows (sweep.Normalize:
+// on each game the best of the T-BPTT groups selected there in the
+// comparison plans): line labels the line at 1, text says in a caption what
+// it is, by the selection rule of the reference's plan:
+//
+//	one T-BPTT group, selected across games  "selected T-BPTT"  (medium: the pairs merged into one group)
+//	one T-BPTT group, selected per game      "tuned T-BPTT"
+//	several T-BPTT groups                    "best T-BPTT"      (the lowest final error on each game)
+func atariReference(r *Results, rows []sweep.Normalized) (line, text string) {
+	var study string
+	var labels []string
+	for _, n := range rows {
+		st, group, ok := strings.Cut(n.Reference, "/")
+		if !ok {
+			continue
+		}
+		study = st
+		if s, ok := r.selected[st+"\x00"+group]; ok {
+			if l := s.Plan.Groups[s.Group].Candidates[s.Candidate].Label; !slices.Contains(labels, l) {
+				labels = append(labels, l)
+			}
+		}
+	}
+	p, err := r.plan("", study)
+	if study == "" || err != nil {
+		return "T-BPTT", "no game has a T-BPTT reference (a complete T-BPTT final run)"
+	}
+	var families []string // the plan's T-BPTT groups, without their games
+	for _, g := range p.Groups {
+		if len(g.Candidates) > 0 && g.Candidates[0].Config.Config().Method == arch.MethodTBPTT && !slices.Contains(families, g.Family) {
+			families = append(families, g.Family)
+		}
+	}
+	switch {
+	case len(families) > 1:
+		return "best T-BPTT", "reference: on each game the T-BPTT group with the lowest mean final error among " + strings.Join(families, ", ") + " (each at its selected configuration)"
+	case p.Selection == sweep.AcrossEnvs:
+		text = "reference: the T-BPTT configuration selected once for every game"
+		if len(labels) == 1 {
+			text += " (" + strings.Join(families, "") + " " + labels[0] + ")"
+		}
+		return "selected T-BPTT", text
+	}
+	return "tuned T-BPTT", "reference: " + strings.Join(families, "") + " with the configuration selected on each game"
+}
+
+// AtariNormalized draws Figure 8: CCN's error on each game over the
+// reference T-BPTT's (sweep.Normalized, atariReference), mean over the
+// final seeds with a 95% bootstrap interval.
 func AtariNormalized(r *Results) (Figure, error) {
 	const fig = NameAtariNormalized
 	rows, p, err := atariRows(r, fig, StudyAtariMain)
@@ -217,14 +264,15 @@ func AtariNormalized(r *Results) (Figure, error) {
 		return Figure{}, err
 	}
 	rows = pick(rows, func(n sweep.Normalized) bool { return n.Family == GroupCCN && n.Env != sweep.MeanEnv })
-	pl, err := plots.NormalizedErrors("CCN against the best T-BPTT per game\n"+p.Scale+" scale", "game", "best T-BPTT",
+	line, ref := atariReference(r, rows)
+	pl, err := plots.NormalizedErrors("CCN against the "+line+", per game\n"+p.Scale+" scale", "game", line,
 		atariPoints(rows, func(n sweep.Normalized) string { return n.Env }))
 	if err != nil {
 		return Figure{}, err
 	}
 	return Figure{Name: fig, Drawer: pl, Caption: strings.Join([]string{
-		"Figure 8: CCN's mean squared return error on each game divided by the best T-BPTT's on that game (T-BPTT = 1; below 1, CCN predicts better); mean over the final seeds with a 95% bootstrap interval that resamples both methods' seeds (normalized.csv)",
-		atariRunText(r, p), countsText(rows)}, ". ") + "."}, nil
+		"Figure 8: CCN's mean squared return error on each game divided by the reference T-BPTT's on that game (T-BPTT = 1; below 1, CCN predicts better); mean over the final seeds with a 95% bootstrap interval that resamples both methods' seeds (normalized.csv)",
+		ref, atariRunText(r, p), countsText(rows)}, ". ") + "."}, nil
 }
 
 // AtariAverage draws Figure 9: the normalized error of CCN, Columnar and
@@ -232,21 +280,22 @@ func AtariNormalized(r *Results) (Figure, error) {
 // games (T-BPTT = 1).
 func AtariAverage(r *Results) (Figure, error) {
 	const fig = NameAtariAverage
-	rows, p, err := atariRows(r, fig, StudyAtariMain)
+	rowsAll, p, err := atariRows(r, fig, StudyAtariMain)
 	if err != nil {
 		return Figure{}, err
 	}
-	rows = pick(rows, func(n sweep.Normalized) bool {
+	rows := pick(rowsAll, func(n sweep.Normalized) bool {
 		return n.Env == sweep.MeanEnv && (n.Family == GroupCCN || n.Family == GroupColumnar || n.Family == GroupConstructive || n.Family == GroupLinear)
 	})
-	pl, err := plots.NormalizedErrors("Normalized error averaged over games\n"+p.Scale+" scale", "method", "best T-BPTT",
+	line, ref := atariReference(r, pick(rowsAll, func(n sweep.Normalized) bool { return n.Env != sweep.MeanEnv }))
+	pl, err := plots.NormalizedErrors("Normalized error averaged over games\n"+p.Scale+" scale", "method", line,
 		atariPoints(rows, func(n sweep.Normalized) string { _, l := rowMethod(n.Family); return l }))
 	if err != nil {
 		return Figure{}, err
 	}
 	return Figure{Name: fig, Drawer: pl, Caption: strings.Join([]string{
-		"Figure 9: normalized error (error / best T-BPTT's on the same game) of CCN, Columnar and Constructive, and of the memoryless linear control where it ran, averaged over the games; bars: 95% bootstrap intervals, every game's seeds of both methods resampled (normalized.csv)",
-		atariRunText(r, p), countsText(rows)}, ". ") + "."}, nil
+		"Figure 9: normalized error (error / the reference T-BPTT's on the same game) of CCN, Columnar and Constructive, and of the memoryless linear control where it ran, averaged over the games; bars: 95% bootstrap intervals, every game's seeds of both methods resampled (normalized.csv)",
+		ref, atariRunText(r, p), countsText(rows)}, ". ") + "."}, nil
 }
 
 // AtariCapacityPoints returns the two panels of Figure 11: T-BPTT with
@@ -360,14 +409,15 @@ func AtariCapacity(r *Results) (Figure, error) {
 
 // AtariNormalization draws Figure 13: CCN with and without online feature
 // normalization on each game and averaged, each tuned, errors divided by the
-// best T-BPTT's of the main comparison on the same game; diverged runs are
-// counted in the caption.
+// reference T-BPTT's of the main comparison on the same game
+// (atariReference); diverged runs are counted in the caption.
 func AtariNormalization(r *Results) (Figure, error) {
 	const fig = NameAtariNormalization
 	rows, p, err := atariRows(r, fig, StudyAtariNormalization)
 	if err != nil {
 		return Figure{}, err
 	}
+	line, ref := atariReference(r, pick(rows, func(n sweep.Normalized) bool { return n.Env != sweep.MeanEnv }))
 	// A panel per variant, one above the other on one y range, a point per
 	// game and the mean: labels of two variants side by side overlapped.
 	var panels []*plot.Plot
@@ -377,7 +427,7 @@ func AtariNormalization(r *Results) (Figure, error) {
 	} {
 		pts := atariPoints(pick(rows, func(n sweep.Normalized) bool { return n.Family == v.family }),
 			func(n sweep.Normalized) string { return n.Env })
-		pl, err := plots.NormalizedErrors(v.title, "game", "best T-BPTT", pts)
+		pl, err := plots.NormalizedErrors(v.title, "game", line, pts)
 		var m *plots.MissingError
 		if errors.As(err, &m) {
 			pl = nil // no value at all: a blank tile, the caption says why
@@ -393,16 +443,16 @@ func AtariNormalization(r *Results) (Figure, error) {
 	g.Width = plots.DefaultWidth
 	g.ShareY()
 	return Figure{Name: fig, Drawer: g, Caption: strings.Join([]string{
-		"Figure 13: CCN (4 features per stage) with (top) and without (bottom) online feature normalization, on each game and averaged over games (mean), each tuned independently, error divided by the best T-BPTT's on the same game (atari-main-comparison at the same scale); mean over the final seeds with a 95% bootstrap interval that resamples both methods' seeds (normalized.csv)",
-		atariRunText(r, p), countsText(rows)}, ". ") + "."}, nil
+		"Figure 13: CCN (4 features per stage) with (top) and without (bottom) online feature normalization, on each game and averaged over games (mean), each tuned independently, error divided by the reference T-BPTT's on the same game (atari-main-comparison at the same scale); mean over the final seeds with a 95% bootstrap interval that resamples both methods' seeds (normalized.csv)",
+		ref, atariRunText(r, p), countsText(rows)}, ". ") + "."}, nil
 }
 
 // NameAtariPredictions is the file name of the Atari predictions figure.
 const NameAtariPredictions = "atari-predictions"
 
 // AtariPredictions draws Figure 10: on each game (a panel each), the
-// predictions of CCN and of the game's best T-BPTT (the reference of
-// normalized.csv) against the true return over the last steps of learning,
+// predictions of CCN and of the game's reference T-BPTT (that of
+// normalized.csv, atariReference) against the true return over the last steps of learning,
 // from the lowest final seed both completed. Games without such a pair of
 // runs are listed in the caption.
 func AtariPredictions(r *Results, steps int) (Figure, error) {
@@ -456,9 +506,10 @@ func AtariPredictions(r *Results, steps int) (Figure, error) {
 	cols := min(2, len(panels))
 	gridRows := (len(panels) + cols - 1) / cols
 	panels = append(panels, make([]*plot.Plot, gridRows*cols-len(panels))...) // an odd count leaves the last tile blank
-	g := plots.NewGrid("Predictions at the end of learning, CCN and the best T-BPTT per game\n"+p.Scale+" scale", gridRows, cols, panels...)
-	caption := []string{"Figure 10: predictions of CCN and of the game's best T-BPTT (normalized.csv's reference) against the true return over the last steps of learning",
-		atariRunText(r, p), strings.Join(drawn, "; ")}
+	line, ref := atariReference(r, pick(rows, func(n sweep.Normalized) bool { return n.Family == GroupCCN && n.Env != sweep.MeanEnv }))
+	g := plots.NewGrid("Predictions at the end of learning, CCN and the "+line+" on each game\n"+p.Scale+" scale", gridRows, cols, panels...)
+	caption := []string{"Figure 10: predictions of CCN and of the game's reference T-BPTT (normalized.csv's) against the true return over the last steps of learning",
+		ref, atariRunText(r, p), strings.Join(drawn, "; ")}
 	if len(skipped) > 0 {
 		caption = append(caption, "Not drawn: "+strings.Join(skipped, "; "))
 	}

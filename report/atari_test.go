@@ -9,6 +9,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/recorder"
 
 	"github.com/ccn-go/ccn/experiments"
 	"github.com/ccn-go/ccn/plots"
@@ -282,5 +285,62 @@ func TestAtariCapacityBootstrapIntervals(t *testing.T) {
 	assert.NotContains(t, fig.Caption, "s.e.²")
 	for _, p := range fig.Drawer.(*plots.Grid).Panels {
 		assert.Contains(t, p.Y.Label.Text, "95% interval", "panel %q", p.Title.Text)
+	}
+}
+
+// drawnStrings returns the strings d draws on a 6×8 inch canvas.
+func drawnStrings(d plots.Drawer) []string {
+	var rec recorder.Canvas
+	d.Draw(draw.NewCanvas(&rec, 6*vg.Inch, 8*vg.Inch))
+	var out []string
+	for _, a := range rec.Actions {
+		if s, ok := a.(*recorder.FillString); ok {
+			out = append(out, s.String)
+		}
+	}
+	return out
+}
+
+// The line at 1 of Figs. 8, 9 and 13 and their captions name the reference
+// as it was chosen: at the medium scale (the T-BPTT pairs one group, one
+// configuration for every game) the selected T-BPTT; with the pairs as
+// groups of their own, the best of them on each game.
+func TestAtariReferenceNamed(t *testing.T) {
+	figs := []func(*report.Results) (report.Figure, error){report.AtariNormalized, report.AtariAverage, report.AtariNormalization}
+
+	dir := t.TempDir()
+	writeAtariMedium(t, dir)
+	r, err := report.Open(dir, report.AtariClaimsScale)
+	require.NoError(t, err)
+	for _, draw := range figs {
+		fig, err := draw(r)
+		require.NoError(t, err)
+		texts := drawnStrings(fig.Drawer)
+		assert.Contains(t, texts, "selected T-BPTT", fig.Name)
+		assert.NotContains(t, strings.Join(texts, "\n"), "best T-BPTT", fig.Name)
+		assert.Contains(t, fig.Caption, "reference: the T-BPTT configuration selected once for every game (tbptt hidden=7 step-size=0.0001 truncation=5)", fig.Name)
+		assert.NotContains(t, fig.Caption, "best T-BPTT", fig.Name)
+	}
+
+	dir = t.TempDir()
+	pairs := []string{"ccn", "tbptt/15:2", "tbptt/5:7"}
+	best := func(family, env string, seed uint64) float64 {
+		switch family {
+		case "tbptt/15:2":
+			return map[string]float64{"breakout": 2, "freeway": 3}[env]
+		case "tbptt/5:7":
+			return map[string]float64{"breakout": 3, "freeway": 2}[env]
+		}
+		return 1
+	}
+	writeAtari(t, dir, report.StudyAtariMain, pairs, best)
+	writeAtari(t, dir, report.StudyAtariNormalization, nil, func(string, string, uint64) float64 { return 1 })
+	r, err = report.Open(dir, "test")
+	require.NoError(t, err)
+	for _, draw := range figs {
+		fig, err := draw(r)
+		require.NoError(t, err)
+		assert.Contains(t, drawnStrings(fig.Drawer), "best T-BPTT", fig.Name)
+		assert.Contains(t, fig.Caption, "reference: on each game the T-BPTT group with the lowest mean final error among tbptt/15:2, tbptt/5:7", fig.Name)
 	}
 }
