@@ -398,7 +398,7 @@ func AtariCapacity(r *Results) (Figure, error) {
 	if err != nil {
 		return Figure{}, err
 	}
-	const yLabel = "error / error at 15 (mean, 95% interval)" // every point with a value has its interval
+	const yLabel = "error / error at 15\n(mean, 95% interval)" // every point with a value has its interval
 	lp.Y.Label.Text, rp.Y.Label.Text = yLabel, yLabel
 	g := plots.NewGrid("T-BPTT capacity and truncation on the games\n"+p.Scale+" scale", 1, 2, lp, rp)
 	g.ShareY()
@@ -433,6 +433,8 @@ func AtariNormalization(r *Results) (Figure, error) {
 			pl = nil // no value at all: a blank tile, the caption says why
 		} else if err != nil {
 			return Figure{}, err
+		} else {
+			pl.Y.Label.Text = strings.Replace(pl.Y.Label.Text, " (", "\n(", 1) // two lines: one is longer than a stacked panel is high
 		}
 		panels = append(panels, pl)
 	}

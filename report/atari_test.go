@@ -344,3 +344,25 @@ func TestAtariReferenceNamed(t *testing.T) {
 		assert.Contains(t, fig.Caption, "reference: on each game the T-BPTT group with the lowest mean final error among tbptt/15:2, tbptt/5:7", fig.Name)
 	}
 }
+
+// The y labels of the multi-panel Atari figures (Figs. 11 and 13) fit
+// beside their panels: each line of a label is shorter than 80% of a
+// panel's height (one-line labels ran off the top and bottom).
+func TestAtariPanelLabelsFit(t *testing.T) {
+	dir := t.TempDir()
+	writeAtariMedium(t, dir)
+	r, err := report.Open(dir, report.AtariClaimsScale)
+	require.NoError(t, err)
+	for _, build := range []func(*report.Results) (report.Figure, error){report.AtariCapacity, report.AtariNormalization} {
+		fig, err := build(r)
+		require.NoError(t, err)
+		g := fig.Drawer.(*plots.Grid)
+		_, h := g.Size()
+		for _, p := range g.Panels {
+			for _, line := range strings.Split(p.Y.Label.Text, "\n") {
+				w := p.Y.Label.TextStyle.Width(line)
+				assert.Less(t, float64(w), 0.8*float64(h)/float64(g.Rows), "%s: y label line %q", fig.Name, line)
+			}
+		}
+	}
+}
