@@ -233,7 +233,7 @@ func atariReference(r *Results, rows []sweep.Normalized) (line, text string) {
 	}
 	p, err := r.plan("", study)
 	if study == "" || err != nil {
-		return "T-BPTT", "no game has a T-BPTT reference (a complete T-BPTT final run)"
+		return "T-BPTT", "No game has a T-BPTT reference (a complete T-BPTT final run)"
 	}
 	var families []string // the plan's T-BPTT groups, without their games
 	for _, g := range p.Groups {
@@ -243,15 +243,15 @@ func atariReference(r *Results, rows []sweep.Normalized) (line, text string) {
 	}
 	switch {
 	case len(families) > 1:
-		return "best T-BPTT", "reference: on each game the T-BPTT group with the lowest mean final error among " + strings.Join(families, ", ") + " (each at its selected configuration)"
+		return "best T-BPTT", "Reference: on each game the T-BPTT group with the lowest mean final error among " + strings.Join(families, ", ") + " (each at its selected configuration)"
 	case p.Selection == sweep.AcrossEnvs:
-		text = "reference: the T-BPTT configuration selected once for every game"
+		text = "Reference: the T-BPTT configuration selected once for every game"
 		if len(labels) == 1 {
 			text += " (" + strings.Join(families, "") + " " + labels[0] + ")"
 		}
 		return "selected T-BPTT", text
 	}
-	return "tuned T-BPTT", "reference: " + strings.Join(families, "") + " with the configuration selected on each game"
+	return "tuned T-BPTT", "Reference: " + strings.Join(families, "") + " with the configuration selected on each game"
 }
 
 // AtariNormalized draws Figure 8: CCN's error on each game over the

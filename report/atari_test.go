@@ -318,7 +318,7 @@ func TestAtariReferenceNamed(t *testing.T) {
 		texts := drawnStrings(fig.Drawer)
 		assert.Contains(t, texts, "selected T-BPTT", fig.Name)
 		assert.NotContains(t, strings.Join(texts, "\n"), "best T-BPTT", fig.Name)
-		assert.Contains(t, fig.Caption, "reference: the T-BPTT configuration selected once for every game (tbptt hidden=7 step-size=0.0001 truncation=5)", fig.Name)
+		assert.Contains(t, fig.Caption, "Reference: the T-BPTT configuration selected once for every game (tbptt hidden=7 step-size=0.0001 truncation=5)", fig.Name)
 		assert.NotContains(t, fig.Caption, "best T-BPTT", fig.Name)
 	}
 
@@ -341,7 +341,7 @@ func TestAtariReferenceNamed(t *testing.T) {
 		fig, err := draw(r)
 		require.NoError(t, err)
 		assert.Contains(t, drawnStrings(fig.Drawer), "best T-BPTT", fig.Name)
-		assert.Contains(t, fig.Caption, "reference: on each game the T-BPTT group with the lowest mean final error among tbptt/15:2, tbptt/5:7", fig.Name)
+		assert.Contains(t, fig.Caption, "Reference: on each game the T-BPTT group with the lowest mean final error among tbptt/15:2, tbptt/5:7", fig.Name)
 	}
 }
 

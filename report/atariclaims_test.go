@@ -357,7 +357,7 @@ func TestAtariPredictionsSeedWithPredictions(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, fig.Caption, "breakout: CCN and T-BPTT hidden=7 step-size=0.0001 truncation=5, seed 101, last 5 steps")
 	assert.Contains(t, fig.Caption, "Not drawn: freeway (")
-	assert.Contains(t, fig.Caption, "reference: the T-BPTT configuration selected once for every game (tbptt hidden=7 step-size=0.0001 truncation=5)")
+	assert.Contains(t, fig.Caption, "Reference: the T-BPTT configuration selected once for every game (tbptt hidden=7 step-size=0.0001 truncation=5)")
 	assert.Contains(t, fig.Drawer.(*plots.Grid).Title, "CCN and the selected T-BPTT on each game")
 }
 
