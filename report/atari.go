@@ -31,40 +31,44 @@ func atariRows(r *Results, fig, study string) ([]sweep.Normalized, *sweep.Plan, 
 	return studyRows(r, fig, study, func(res *sweep.Results) []sweep.Normalized { return res.Normalize() })
 }
 
-// atariFinals returns, in the shape of atariRows, the final errors
-// themselves of study's groups at r's scale (mean ± s.e. over the complete
-// final runs of each selected candidate, no reference), for figures that
-// normalize within the study.
-func atariFinals(r *Results, fig, study string) ([]sweep.Normalized, *sweep.Plan, error) {
-	return studyRows(r, fig, study, func(res *sweep.Results) []sweep.Normalized {
-		var rows []sweep.Normalized
-		for _, s := range res.Selection() {
-			g := s.Plan.Groups[s.Group]
-			if g.Env == "" {
-				continue
-			}
-			n := sweep.Normalized{Study: s.Plan.Study, Scale: s.Plan.Scale, Env: g.Env, Family: g.Family,
-				Seeds: s.Final.Seeds, Complete: s.Final.Complete, Diverged: s.Final.Diverged, Failed: s.Final.Failed, Pending: s.Final.Pending,
-				Mean: s.Final.Mean, SE: s.Final.SE}
-			if !math.IsNaN(n.Mean) {
-				n.Games = 1
-			}
-			rows = append(rows, n)
+// finalRows returns, in the shape of sweep.Results.Normalize, the final
+// errors themselves of the groups over environments (mean ± s.e. over the
+// complete final runs of each selected candidate, no reference), for
+// figures that normalize within a study.
+func finalRows(res *sweep.Results) []sweep.Normalized {
+	var rows []sweep.Normalized
+	for _, s := range res.Selection() {
+		g := s.Plan.Groups[s.Group]
+		if g.Env == "" {
+			continue
 		}
-		return rows
-	})
+		n := sweep.Normalized{Study: s.Plan.Study, Scale: s.Plan.Scale, Env: g.Env, Family: g.Family,
+			Seeds: s.Final.Seeds, Complete: s.Final.Complete, Diverged: s.Final.Diverged, Failed: s.Final.Failed, Pending: s.Final.Pending,
+			Mean: s.Final.Mean, SE: s.Final.SE}
+		if !math.IsNaN(n.Mean) {
+			n.Games = 1
+		}
+		rows = append(rows, n)
+	}
+	return rows
 }
 
 // studyRows returns the rows that table makes of the collected results in
 // r.Dir, those of study at r's scale, and the plan.
 func studyRows(r *Results, fig, study string, table func(*sweep.Results) []sweep.Normalized) ([]sweep.Normalized, *sweep.Plan, error) {
+	rows, p, _, err := studyResults(r, fig, study, table)
+	return rows, p, err
+}
+
+// studyResults is studyRows that also returns the collected results.
+func studyResults(r *Results, fig, study string, table func(*sweep.Results) []sweep.Normalized) ([]sweep.Normalized, *sweep.Plan, *sweep.Results, error) {
 	p, err := r.plan(fig, study)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	res, err := sweep.Collect(r.Dir)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	var rows []sweep.Normalized
 	for _, n := range table(res) {
@@ -73,9 +77,9 @@ func studyRows(r *Results, fig, study string, table func(*sweep.Results) []sweep
 		}
 	}
 	if len(rows) == 0 {
-		return nil, nil, missing(fig, "study %s runs over no list of environments", study)
+		return nil, nil, nil, missing(fig, "study %s runs over no list of environments", study)
 	}
-	return rows, p, nil
+	return rows, p, res, nil
 }
 
 // atariRunText describes the runs of plan p: scale, steps, seeds, and the
@@ -204,8 +208,55 @@ func atariPoints(rows []sweep.Normalized, label func(sweep.Normalized) string) [
 	return pts
 }
 
-// AtariNormalized draws Figure 8: CCN's error on each game over the best
-// T-BPTT's (sweep.Normalized), mean ± s.e. over the final seeds.
+// atariReference names the reference of normalized rows (sweep.Normalize:
+// on each game the best of the T-BPTT groups selected there in the
+// comparison plans): line labels the line at 1, text says in a caption what
+// it is, by the selection rule of the reference's plan:
+//
+//	one T-BPTT group, selected across games  "selected T-BPTT"  (medium: the pairs merged into one group)
+//	one T-BPTT group, selected per game      "tuned T-BPTT"
+//	several T-BPTT groups                    "best T-BPTT"      (the lowest final error on each game)
+func atariReference(r *Results, rows []sweep.Normalized) (line, text string) {
+	var study string
+	var labels []string
+	for _, n := range rows {
+		st, group, ok := strings.Cut(n.Reference, "/")
+		if !ok {
+			continue
+		}
+		study = st
+		if s, ok := r.selected[st+"\x00"+group]; ok {
+			if l := s.Plan.Groups[s.Group].Candidates[s.Candidate].Label; !slices.Contains(labels, l) {
+				labels = append(labels, l)
+			}
+		}
+	}
+	p, err := r.plan("", study)
+	if study == "" || err != nil {
+		return "T-BPTT", "No game has a T-BPTT reference (a complete T-BPTT final run)"
+	}
+	var families []string // the plan's T-BPTT groups, without their games
+	for _, g := range p.Groups {
+		if len(g.Candidates) > 0 && g.Candidates[0].Config.Config().Method == arch.MethodTBPTT && !slices.Contains(families, g.Family) {
+			families = append(families, g.Family)
+		}
+	}
+	switch {
+	case len(families) > 1:
+		return "best T-BPTT", "Reference: on each game the T-BPTT group with the lowest mean final error among " + strings.Join(families, ", ") + " (each at its selected configuration)"
+	case p.Selection == sweep.AcrossEnvs:
+		text = "Reference: the T-BPTT configuration selected once for every game"
+		if len(labels) == 1 {
+			text += " (" + strings.Join(families, "") + " " + labels[0] + ")"
+		}
+		return "selected T-BPTT", text
+	}
+	return "tuned T-BPTT", "Reference: " + strings.Join(families, "") + " with the configuration selected on each game"
+}
+
+// AtariNormalized draws Figure 8: CCN's error on each game over the
+// reference T-BPTT's (sweep.Normalized, atariReference), mean over the
+// final seeds with a 95% bootstrap interval.
 func AtariNormalized(r *Results) (Figure, error) {
 	const fig = NameAtariNormalized
 	rows, p, err := atariRows(r, fig, StudyAtariMain)
@@ -213,14 +264,15 @@ func AtariNormalized(r *Results) (Figure, error) {
 		return Figure{}, err
 	}
 	rows = pick(rows, func(n sweep.Normalized) bool { return n.Family == GroupCCN && n.Env != sweep.MeanEnv })
-	pl, err := plots.NormalizedErrors("CCN against the best T-BPTT per game\n"+p.Scale+" scale", "game", "best T-BPTT",
+	line, ref := atariReference(r, rows)
+	pl, err := plots.NormalizedErrors("CCN against the "+line+", per game\n"+p.Scale+" scale", "game", line,
 		atariPoints(rows, func(n sweep.Normalized) string { return n.Env }))
 	if err != nil {
 		return Figure{}, err
 	}
 	return Figure{Name: fig, Drawer: pl, Caption: strings.Join([]string{
-		"Figure 8: CCN's mean squared return error on each game divided by the best T-BPTT's on that game (T-BPTT = 1; below 1, CCN predicts better); mean over the final seeds with a 95% bootstrap interval that resamples both methods' seeds (normalized.csv)",
-		atariRunText(r, p), countsText(rows)}, ". ") + "."}, nil
+		"Figure 8: CCN's mean squared return error on each game divided by the reference T-BPTT's on that game (T-BPTT = 1; below 1, CCN predicts better); mean over the final seeds with a 95% bootstrap interval that resamples both methods' seeds (normalized.csv)",
+		ref, atariRunText(r, p), countsText(rows)}, ". ") + "."}, nil
 }
 
 // AtariAverage draws Figure 9: the normalized error of CCN, Columnar and
@@ -228,73 +280,103 @@ func AtariNormalized(r *Results) (Figure, error) {
 // games (T-BPTT = 1).
 func AtariAverage(r *Results) (Figure, error) {
 	const fig = NameAtariAverage
-	rows, p, err := atariRows(r, fig, StudyAtariMain)
+	rowsAll, p, err := atariRows(r, fig, StudyAtariMain)
 	if err != nil {
 		return Figure{}, err
 	}
-	rows = pick(rows, func(n sweep.Normalized) bool {
+	rows := pick(rowsAll, func(n sweep.Normalized) bool {
 		return n.Env == sweep.MeanEnv && (n.Family == GroupCCN || n.Family == GroupColumnar || n.Family == GroupConstructive || n.Family == GroupLinear)
 	})
-	pl, err := plots.NormalizedErrors("Normalized error averaged over games\n"+p.Scale+" scale", "method", "best T-BPTT",
+	line, ref := atariReference(r, pick(rowsAll, func(n sweep.Normalized) bool { return n.Env != sweep.MeanEnv }))
+	pl, err := plots.NormalizedErrors("Normalized error averaged over games\n"+p.Scale+" scale", "method", line,
 		atariPoints(rows, func(n sweep.Normalized) string { _, l := rowMethod(n.Family); return l }))
 	if err != nil {
 		return Figure{}, err
 	}
 	return Figure{Name: fig, Drawer: pl, Caption: strings.Join([]string{
-		"Figure 9: normalized error (error / best T-BPTT's on the same game) of CCN, Columnar and Constructive, and of the memoryless linear control where it ran, averaged over the games; bars: 95% bootstrap intervals, every game's seeds of both methods resampled (normalized.csv)",
-		atariRunText(r, p), countsText(rows)}, ". ") + "."}, nil
+		"Figure 9: normalized error (error / the reference T-BPTT's on the same game) of CCN, Columnar and Constructive, and of the memoryless linear control where it ran, averaged over the games; bars: 95% bootstrap intervals, every game's seeds of both methods resampled (normalized.csv)",
+		ref, atariRunText(r, p), countsText(rows)}, ". ") + "."}, nil
 }
 
 // AtariCapacityPoints returns the two panels of Figure 11: T-BPTT with
 // k = 8 and H = 2..15, and with H = 8 and k = 2..15; on each game the
-// final errors n_g are divided by the value at 15 (no other reference is
-// needed), then averaged over the games,
+// final errors e_g of a value x are divided by those at 15 (no other
+// reference is needed), then averaged over the games,
 //
-//	v(x) = (1/G) Σ_g n_g(x)/n_g(15)      s.e. = √(Σ_g (se_g(x)/n_g(15))²)/G
+//	v(x) = (1/G) Σ_g mean_s e_g(x) / mean_s e_g(15)
 //
-// over the G games where both values exist (NaN where none).
+// over the G games where both have complete final runs (NaN where none),
+// each with a 95% bootstrap interval that resamples both values' seeds on
+// every game (capacityCurve: the bootstrap of the Atari claims, as the
+// normalized errors of Figs. 8 and 9). The value at 15 is 1 by definition.
 func AtariCapacityPoints(r *Results) ([2][]plots.Point, error) {
 	pts, _, _, _, err := capacityPoints(r)
 	return pts, err
 }
 
+// capacityValue is one point of a Figure 11 panel: the mean over games of
+// a group's error over the value at 15 on the same game, with a 95%
+// bootstrap interval.
+type capacityValue struct {
+	family       string // capacity/H=2
+	games        int
+	v, low, high float64
+}
+
+// capacityCurve returns the values v(x) of AtariCapacityPoints of the
+// capacity study's families named prefix+x (capacity/H=, truncation/k=), in
+// plan order, and false if there is no family prefix+"15". The interval is
+// that of acrossGames: each replicate resamples the final errors of x and
+// of 15 on every game independently. At 15 itself, whose every ratio is 1,
+// v = 1 with the interval [1, 1].
+func (d *atariData) capacityCurve(prefix string) ([]capacityValue, bool) {
+	envs, families := d.envs(StudyAtariCapacity)
+	if !slices.Contains(families, prefix+"15") {
+		return nil, false
+	}
+	var out []capacityValue
+	for _, f := range families {
+		if !strings.HasPrefix(f, prefix) {
+			continue
+		}
+		var samples [][][]float64
+		for _, e := range envs {
+			a, b := d.groups[[3]string{StudyAtariCapacity, f, e}], d.groups[[3]string{StudyAtariCapacity, prefix + "15", e}]
+			if a != nil && b != nil && len(a.errs) > 0 && len(b.errs) > 0 {
+				samples = append(samples, [][]float64{a.errs, b.errs})
+			}
+		}
+		c := capacityValue{family: f, games: len(samples), v: math.NaN(), low: math.NaN(), high: math.NaN()}
+		switch {
+		case len(samples) > 0 && f == prefix+"15":
+			c.v, c.low, c.high = 1, 1, 1
+		case len(samples) > 0:
+			c.v, c.low, c.high = acrossGames(atariRNG(StudyAtariCapacity+"/"+f), samples, func(m []float64) float64 { return m[0] / m[1] })
+		}
+		out = append(out, c)
+	}
+	return out, true
+}
+
 func capacityPoints(r *Results) (pts [2][]plots.Point, notes []string, rows []sweep.Normalized, p *sweep.Plan, err error) {
 	const fig = NameAtariCapacity
-	rows, p, err = atariFinals(r, fig, StudyAtariCapacity)
+	rows, p, res, err := studyResults(r, fig, StudyAtariCapacity, finalRows)
+	if err != nil {
+		return pts, nil, nil, nil, err
+	}
+	d, err := newAtariData(res, r.Scale)
 	if err != nil {
 		return pts, nil, nil, nil, err
 	}
 	for i, prefix := range []string{"capacity/H=", "truncation/k="} {
-		ref := map[string]sweep.Normalized{}
-		var xs []string
-		for _, n := range rows {
-			if n.Family == prefix+"15" {
-				ref[n.Env] = n
-			}
-			if strings.HasPrefix(n.Family, prefix) && !slices.Contains(xs, n.Family) {
-				xs = append(xs, n.Family)
-			}
-		}
-		if len(ref) == 0 {
+		curve, ok := d.capacityCurve(prefix)
+		if !ok {
 			return pts, nil, nil, nil, missing(fig, "%s: no group %s15 (the value at 15)", StudyAtariCapacity, prefix)
 		}
-		for _, x := range xs {
-			var sum, se2 float64
-			games := 0
-			for _, n := range rows {
-				d, ok := ref[n.Env]
-				if n.Family != x || !ok || math.IsNaN(n.Mean) || math.IsNaN(d.Mean) {
-					continue
-				}
-				sum += n.Mean / d.Mean
-				se2 += (n.SE / d.Mean) * (n.SE / d.Mean)
-				games++
-			}
-			pt := plots.Point{Label: strings.SplitN(x, "/", 2)[1], Method: "T-BPTT", Mean: math.NaN(), StdErr: math.NaN()}
-			if games > 0 {
-				pt.Mean, pt.StdErr = sum/float64(games), math.Sqrt(se2)/float64(games)
-			}
-			notes = append(notes, fmt.Sprintf("%s over %d games", pt.Label, games))
+		for _, c := range curve {
+			pt := plots.Point{Label: strings.SplitN(c.family, "/", 2)[1], Method: "T-BPTT", Mean: c.v, StdErr: math.NaN(),
+				Low: c.low, High: c.high, Interval: !math.IsNaN(c.low) && !math.IsNaN(c.high)}
+			notes = append(notes, fmt.Sprintf("%s over %d games", pt.Label, c.games))
 			pts[i] = append(pts[i], pt)
 		}
 	}
@@ -316,24 +398,26 @@ func AtariCapacity(r *Results) (Figure, error) {
 	if err != nil {
 		return Figure{}, err
 	}
-	lp.Y.Label.Text, rp.Y.Label.Text = "error / error at 15", "error / error at 15"
+	const yLabel = "error / error at 15\n(mean, 95% interval)" // every point with a value has its interval
+	lp.Y.Label.Text, rp.Y.Label.Text = yLabel, yLabel
 	g := plots.NewGrid("T-BPTT capacity and truncation on the games\n"+p.Scale+" scale", 1, 2, lp, rp)
 	g.ShareY()
 	return Figure{Name: fig, Drawer: g, Caption: strings.Join([]string{
-		"Figure 11: T-BPTT's error with k = 8 and H hidden units (left) and with H = 8 and truncation k (right), divided on each game by the value at 15 and averaged over the games (bars: √(Σ s.e.²)/games)",
+		"Figure 11: T-BPTT's error with k = 8 and H hidden units (left) and with H = 8 and truncation k (right), divided on each game by the value at 15 and averaged over the games; bars: 95% bootstrap intervals that resample the final seeds of both values on every game (as Figs. 8 and 9; at 15, 1 by definition)",
 		atariRunText(r, p), strings.Join(notes, ", "), countsText(rows)}, ". ") + "."}, nil
 }
 
 // AtariNormalization draws Figure 13: CCN with and without online feature
 // normalization on each game and averaged, each tuned, errors divided by the
-// best T-BPTT's of the main comparison on the same game; diverged runs are
-// counted in the caption.
+// reference T-BPTT's of the main comparison on the same game
+// (atariReference); diverged runs are counted in the caption.
 func AtariNormalization(r *Results) (Figure, error) {
 	const fig = NameAtariNormalization
 	rows, p, err := atariRows(r, fig, StudyAtariNormalization)
 	if err != nil {
 		return Figure{}, err
 	}
+	line, ref := atariReference(r, pick(rows, func(n sweep.Normalized) bool { return n.Env != sweep.MeanEnv }))
 	// A panel per variant, one above the other on one y range, a point per
 	// game and the mean: labels of two variants side by side overlapped.
 	var panels []*plot.Plot
@@ -343,12 +427,14 @@ func AtariNormalization(r *Results) (Figure, error) {
 	} {
 		pts := atariPoints(pick(rows, func(n sweep.Normalized) bool { return n.Family == v.family }),
 			func(n sweep.Normalized) string { return n.Env })
-		pl, err := plots.NormalizedErrors(v.title, "game", "best T-BPTT", pts)
+		pl, err := plots.NormalizedErrors(v.title, "game", line, pts)
 		var m *plots.MissingError
 		if errors.As(err, &m) {
 			pl = nil // no value at all: a blank tile, the caption says why
 		} else if err != nil {
 			return Figure{}, err
+		} else {
+			pl.Y.Label.Text = strings.Replace(pl.Y.Label.Text, " (", "\n(", 1) // two lines: one is longer than a stacked panel is high
 		}
 		panels = append(panels, pl)
 	}
@@ -359,16 +445,16 @@ func AtariNormalization(r *Results) (Figure, error) {
 	g.Width = plots.DefaultWidth
 	g.ShareY()
 	return Figure{Name: fig, Drawer: g, Caption: strings.Join([]string{
-		"Figure 13: CCN (4 features per stage) with (top) and without (bottom) online feature normalization, on each game and averaged over games (mean), each tuned independently, error divided by the best T-BPTT's on the same game (atari-main-comparison at the same scale); mean over the final seeds with a 95% bootstrap interval that resamples both methods' seeds (normalized.csv)",
-		atariRunText(r, p), countsText(rows)}, ". ") + "."}, nil
+		"Figure 13: CCN (4 features per stage) with (top) and without (bottom) online feature normalization, on each game and averaged over games (mean), each tuned independently, error divided by the reference T-BPTT's on the same game (atari-main-comparison at the same scale); mean over the final seeds with a 95% bootstrap interval that resamples both methods' seeds (normalized.csv)",
+		ref, atariRunText(r, p), countsText(rows)}, ". ") + "."}, nil
 }
 
 // NameAtariPredictions is the file name of the Atari predictions figure.
 const NameAtariPredictions = "atari-predictions"
 
 // AtariPredictions draws Figure 10: on each game (a panel each), the
-// predictions of CCN and of the game's best T-BPTT (the reference of
-// normalized.csv) against the true return over the last steps of learning,
+// predictions of CCN and of the game's reference T-BPTT (that of
+// normalized.csv, atariReference) against the true return over the last steps of learning,
 // from the lowest final seed both completed. Games without such a pair of
 // runs are listed in the caption.
 func AtariPredictions(r *Results, steps int) (Figure, error) {
@@ -398,7 +484,7 @@ func AtariPredictions(r *Results, steps int) (Figure, error) {
 			skipped = append(skipped, n.Env+" (no complete T-BPTT run)")
 			continue
 		}
-		pl, seed, k, err := predictionsPlot(fig, ccn, tb, steps, func(seed uint64) string {
+		pl, seed, k, err := predictionsPlot(fig, StudyAtariMain, ccn, tb, steps, func(seed uint64) string {
 			return fmt.Sprintf("%s (seed %d)", n.Env, seed)
 		})
 		var m *plots.MissingError
@@ -422,9 +508,10 @@ func AtariPredictions(r *Results, steps int) (Figure, error) {
 	cols := min(2, len(panels))
 	gridRows := (len(panels) + cols - 1) / cols
 	panels = append(panels, make([]*plot.Plot, gridRows*cols-len(panels))...) // an odd count leaves the last tile blank
-	g := plots.NewGrid("Predictions at the end of learning, CCN and the best T-BPTT per game\n"+p.Scale+" scale", gridRows, cols, panels...)
-	caption := []string{"Figure 10: predictions of CCN and of the game's best T-BPTT (normalized.csv's reference) against the true return over the last steps of learning",
-		atariRunText(r, p), strings.Join(drawn, "; ")}
+	line, ref := atariReference(r, pick(rows, func(n sweep.Normalized) bool { return n.Family == GroupCCN && n.Env != sweep.MeanEnv }))
+	g := plots.NewGrid("Predictions at the end of learning, CCN and the "+line+" on each game\n"+p.Scale+" scale", gridRows, cols, panels...)
+	caption := []string{"Figure 10: predictions of CCN and of the game's reference T-BPTT (normalized.csv's) against the true return over the last steps of learning",
+		ref, atariRunText(r, p), strings.Join(drawn, "; ")}
 	if len(skipped) > 0 {
 		caption = append(caption, "Not drawn: "+strings.Join(skipped, "; "))
 	}

@@ -9,6 +9,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/recorder"
 
 	"github.com/ccn-go/ccn/experiments"
 	"github.com/ccn-go/ccn/plots"
@@ -221,4 +224,145 @@ func TestAtariCapacityNormalizesAt15(t *testing.T) {
 	assert.InDelta(t, 1.5, pts[0][0].Mean, 1e-12, "H=2")
 	assert.InDelta(t, 1.0, pts[0][1].Mean, 1e-12, "H=15")
 	assert.InDelta(t, 1.25, pts[1][0].Mean, 1e-12, "k=2: breakout 3/2, freeway 3/3")
+}
+
+// Fig. 10 names the study it looked in when CCN and T-BPTT share no seed:
+// the Atari main comparison, not trace patterning's main comparison.
+func TestAtariPredictionsNoCommonSeedNamesStudy(t *testing.T) {
+	dir := t.TempDir()
+	nan := func() float64 { var z float64; return z / z }()
+	writeAtari(t, dir, report.StudyAtariMain, []string{"ccn", "tbptt/5:7"}, func(family, env string, seed uint64) float64 {
+		if (family == "ccn") == (seed == 1) {
+			return nan // CCN completed seed 0 only, T-BPTT seed 1 only
+		}
+		return 1
+	})
+	r, err := report.Open(dir, "test")
+	require.NoError(t, err)
+	_, err = report.AtariPredictions(r, 100)
+	var m *plots.MissingError
+	require.ErrorAs(t, err, &m)
+	assert.Contains(t, m.What, "breakout ("+report.StudyAtariMain+": CCN and T-BPTT have no complete final run with a common seed)")
+	assert.Contains(t, m.What, "freeway ("+report.StudyAtariMain+": CCN and T-BPTT have no complete final run with a common seed)")
+}
+
+// Fig. 11's bars are 95% bootstrap intervals over seeds, as Figs. 8 and 9:
+// on breakout H=2 ran 3 and 5 (seeds 0, 1) against 2 and 2 at H=15, on
+// freeway 1 and 1 against 1 and 1. A replicate's breakout mean is 3, 4 or 5
+// (probabilities 1/4, 1/2, 1/4), so the mean over games of the ratios is
+// 1.25, 1.5 or 1.75 and the 2.5% and 97.5% quantiles of 2,000 replicates are
+// 1.25 and 1.75; the value at 15 is 1 with the interval [1, 1]. k=2 ran 1
+// on both games (k=15: 2 on breakout), a constant ratio 0.75.
+func TestAtariCapacityBootstrapIntervals(t *testing.T) {
+	dir := t.TempDir()
+	writeAtari(t, dir, report.StudyAtariCapacity, []string{"capacity/H=2", "capacity/H=15", "truncation/k=2", "truncation/k=15"},
+		func(family, env string, seed uint64) float64 {
+			switch {
+			case family == "capacity/H=2" && env == "breakout":
+				return 3 + 2*float64(seed)
+			case strings.HasSuffix(family, "15") && env == "breakout":
+				return 2
+			}
+			return 1
+		})
+	r, err := report.Open(dir, "test")
+	require.NoError(t, err)
+	pts, err := report.AtariCapacityPoints(r)
+	require.NoError(t, err)
+	h2, h15 := pts[0][0], pts[0][1]
+	require.Equal(t, "H=2", h2.Label)
+	assert.InDelta(t, 1.5, h2.Mean, 1e-12)
+	assert.True(t, h2.Interval, "H=2 has a bootstrap interval")
+	assert.InDelta(t, 1.25, h2.Low, 1e-12, "H=2 low")
+	assert.InDelta(t, 1.75, h2.High, 1e-12, "H=2 high")
+	assert.True(t, h15.Interval && h15.Low == 1 && h15.High == 1 && h15.Mean == 1, "H=15: 1 by definition, %+v", h15)
+	k2 := pts[1][0]
+	assert.True(t, k2.Interval && k2.Low == 0.75 && k2.High == 0.75, "k=2: every replicate (1/2 + 1/1)/2, %+v", k2)
+
+	fig, err := report.AtariCapacity(r)
+	require.NoError(t, err)
+	assert.Contains(t, fig.Caption, "95% bootstrap intervals")
+	assert.NotContains(t, fig.Caption, "s.e.²")
+	for _, p := range fig.Drawer.(*plots.Grid).Panels {
+		assert.Contains(t, p.Y.Label.Text, "95% interval", "panel %q", p.Title.Text)
+	}
+}
+
+// drawnStrings returns the strings d draws on a 6×8 inch canvas.
+func drawnStrings(d plots.Drawer) []string {
+	var rec recorder.Canvas
+	d.Draw(draw.NewCanvas(&rec, 6*vg.Inch, 8*vg.Inch))
+	var out []string
+	for _, a := range rec.Actions {
+		if s, ok := a.(*recorder.FillString); ok {
+			out = append(out, s.String)
+		}
+	}
+	return out
+}
+
+// The line at 1 of Figs. 8, 9 and 13 and their captions name the reference
+// as it was chosen: at the medium scale (the T-BPTT pairs one group, one
+// configuration for every game) the selected T-BPTT; with the pairs as
+// groups of their own, the best of them on each game.
+func TestAtariReferenceNamed(t *testing.T) {
+	figs := []func(*report.Results) (report.Figure, error){report.AtariNormalized, report.AtariAverage, report.AtariNormalization}
+
+	dir := t.TempDir()
+	writeAtariMedium(t, dir)
+	r, err := report.Open(dir, report.AtariClaimsScale)
+	require.NoError(t, err)
+	for _, draw := range figs {
+		fig, err := draw(r)
+		require.NoError(t, err)
+		texts := drawnStrings(fig.Drawer)
+		assert.Contains(t, texts, "selected T-BPTT", fig.Name)
+		assert.NotContains(t, strings.Join(texts, "\n"), "best T-BPTT", fig.Name)
+		assert.Contains(t, fig.Caption, "Reference: the T-BPTT configuration selected once for every game (tbptt hidden=7 step-size=0.0001 truncation=5)", fig.Name)
+		assert.NotContains(t, fig.Caption, "best T-BPTT", fig.Name)
+	}
+
+	dir = t.TempDir()
+	pairs := []string{"ccn", "tbptt/15:2", "tbptt/5:7"}
+	best := func(family, env string, seed uint64) float64 {
+		switch family {
+		case "tbptt/15:2":
+			return map[string]float64{"breakout": 2, "freeway": 3}[env]
+		case "tbptt/5:7":
+			return map[string]float64{"breakout": 3, "freeway": 2}[env]
+		}
+		return 1
+	}
+	writeAtari(t, dir, report.StudyAtariMain, pairs, best)
+	writeAtari(t, dir, report.StudyAtariNormalization, nil, func(string, string, uint64) float64 { return 1 })
+	r, err = report.Open(dir, "test")
+	require.NoError(t, err)
+	for _, draw := range figs {
+		fig, err := draw(r)
+		require.NoError(t, err)
+		assert.Contains(t, drawnStrings(fig.Drawer), "best T-BPTT", fig.Name)
+		assert.Contains(t, fig.Caption, "Reference: on each game the T-BPTT group with the lowest mean final error among tbptt/15:2, tbptt/5:7", fig.Name)
+	}
+}
+
+// The y labels of the multi-panel Atari figures (Figs. 11 and 13) fit
+// beside their panels: each line of a label is shorter than 80% of a
+// panel's height (one-line labels ran off the top and bottom).
+func TestAtariPanelLabelsFit(t *testing.T) {
+	dir := t.TempDir()
+	writeAtariMedium(t, dir)
+	r, err := report.Open(dir, report.AtariClaimsScale)
+	require.NoError(t, err)
+	for _, build := range []func(*report.Results) (report.Figure, error){report.AtariCapacity, report.AtariNormalization} {
+		fig, err := build(r)
+		require.NoError(t, err)
+		g := fig.Drawer.(*plots.Grid)
+		_, h := g.Size()
+		for _, p := range g.Panels {
+			for _, line := range strings.Split(p.Y.Label.Text, "\n") {
+				w := p.Y.Label.TextStyle.Width(line)
+				assert.Less(t, float64(w), 0.8*float64(h)/float64(g.Rows), "%s: y label line %q", fig.Name, line)
+			}
+		}
+	}
 }

@@ -438,37 +438,20 @@ func (d *atariData) claims() []atariClaim {
 	// 7-8: T-BPTT improves with capacity and truncation: the error at 2 over
 	// the error at 15, averaged over games, above 1.
 	for i, x := range []struct{ prefix, what string }{{"capacity/H=", "capacity (k = 8: H = 2 against H = 15)"}, {"truncation/k=", "truncation (H = 8: k = 2 against k = 15)"}} {
-		cenvs, families := d.envs(StudyAtariCapacity)
-		var samples [][][]float64
-		for _, e := range cenvs {
-			a, b := d.groups[[3]string{StudyAtariCapacity, x.prefix + "2", e}], d.groups[[3]string{StudyAtariCapacity, x.prefix + "15", e}]
-			if a == nil || b == nil || len(a.errs) == 0 || len(b.errs) == 0 {
-				continue
+		curve, _ := d.capacityCurve(x.prefix) // Fig. 11's points
+		at2 := capacityValue{v: math.NaN(), low: math.NaN(), high: math.NaN()}
+		var each []string // the mean over games of each value's error over the one at 15
+		for _, c := range curve {
+			if c.family == x.prefix+"2" {
+				at2 = c
 			}
-			samples = append(samples, [][]float64{a.errs, b.errs})
-		}
-		v, lo, hi := acrossGames(atariRNG(fmt.Sprintf("A%d", i+7)), samples, func(m []float64) float64 { return m[0] / m[1] })
-		var curve []string // the mean over games of each value's error over the one at 15
-		for _, f := range families {
-			if !strings.HasPrefix(f, x.prefix) {
-				continue
-			}
-			var sum float64
-			k := 0
-			for _, e := range cenvs {
-				a, b := d.groups[[3]string{StudyAtariCapacity, f, e}], d.groups[[3]string{StudyAtariCapacity, x.prefix + "15", e}]
-				if a != nil && b != nil && len(a.errs) > 0 && len(b.errs) > 0 {
-					sum += stats.Mean(a.errs) / stats.Mean(b.errs)
-					k++
-				}
-			}
-			if k > 0 {
-				curve = append(curve, fmt.Sprintf("%s %.3g", strings.TrimPrefix(f, strings.SplitN(x.prefix, "/", 2)[0]+"/"), sum/float64(k)))
+			if c.games > 0 {
+				each = append(each, fmt.Sprintf("%s %.3g", strings.TrimPrefix(c.family, strings.SplitN(x.prefix, "/", 2)[0]+"/"), c.v))
 			}
 		}
 		out = append(out, atariClaim{id: fmt.Sprintf("A%d", i+7), paper: "Fig. 11: T-BPTT improves with " + x.what,
-			measure: fmt.Sprintf("mean over %d games of error at 2 / error at 15: %s (each value over 15: %s)", len(samples), interval(v, lo, hi), strings.Join(curve, ", ")),
-			verdict: side(v, lo, hi, 1, false)})
+			measure: fmt.Sprintf("mean over %d games of error at 2 / error at 15: %s (each value over 15: %s)", at2.games, interval(at2.v, at2.low, at2.high), strings.Join(each, ", ")),
+			verdict: side(at2.v, at2.low, at2.high, 1, false)})
 	}
 
 	// 9: normalization helps CCN: without over with, averaged over games.

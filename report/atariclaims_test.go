@@ -357,6 +357,8 @@ func TestAtariPredictionsSeedWithPredictions(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, fig.Caption, "breakout: CCN and T-BPTT hidden=7 step-size=0.0001 truncation=5, seed 101, last 5 steps")
 	assert.Contains(t, fig.Caption, "Not drawn: freeway (")
+	assert.Contains(t, fig.Caption, "Reference: the T-BPTT configuration selected once for every game (tbptt hidden=7 step-size=0.0001 truncation=5)")
+	assert.Contains(t, fig.Drawer.(*plots.Grid).Title, "CCN and the selected T-BPTT on each game")
 }
 
 // While runs are pending the tables are provisional, not an error: a family

@@ -29,7 +29,7 @@ func Predictions(r *Results, steps int) (Figure, error) {
 		return Figure{}, err
 	}
 	ccn, tbptt := ss[0].group, ss[1].group
-	p, seed, n, err := predictionsPlot(fig, ccn, tbptt, steps, func(seed uint64) string {
+	p, seed, n, err := predictionsPlot(fig, StudyMain, ccn, tbptt, steps, func(seed uint64) string {
 		return fmt.Sprintf("Predictions at the end of learning (seed %d)\n%s", seed, subtitle(ccn))
 	})
 	if err != nil {
@@ -40,11 +40,11 @@ func Predictions(r *Results, steps int) (Figure, error) {
 		ccn.Candidate, methodLabel(tbptt.Config)+", "+tbptt.Candidate, n, seed, runText(ccn))}, nil
 }
 
-// predictionsPlot draws the predictions of the groups ccn and tbptt against
-// the true return over the last steps of learning, from the lowest final
-// seed both completed (the same seed is the same stream), titled
+// predictionsPlot draws the predictions of the groups ccn and tbptt of study
+// against the true return over the last steps of learning, from the lowest
+// final seed both completed (the same seed is the same stream), titled
 // title(seed); it returns the seed and the number of steps drawn.
-func predictionsPlot(fig string, ccn, tbptt Group, steps int, title func(uint64) string) (*plot.Plot, uint64, int, error) {
+func predictionsPlot(fig, study string, ccn, tbptt Group, steps int, title func(uint64) string) (*plot.Plot, uint64, int, error) {
 	// The lowest common seed whose two runs kept their predictions (the
 	// committed compact results keep them for one seed only).
 	var ccnRun, tbpttRun *Run
@@ -61,10 +61,10 @@ func predictionsPlot(fig string, ccn, tbptt Group, steps int, title func(uint64)
 		}
 	}
 	if ccnRun == nil && common {
-		return nil, 0, 0, missing(fig, "%s: no complete final runs of CCN and T-BPTT with a common seed both keep %s", StudyMain, experiments.PredictionsFile)
+		return nil, 0, 0, missing(fig, "%s: no complete final runs of CCN and T-BPTT with a common seed both keep %s", study, experiments.PredictionsFile)
 	}
 	if ccnRun == nil {
-		return nil, 0, 0, missing(fig, "%s: CCN and T-BPTT have no complete final run with a common seed", StudyMain)
+		return nil, 0, 0, missing(fig, "%s: CCN and T-BPTT have no complete final run with a common seed", study)
 	}
 	t, ccnPred, ret, err := experiments.ReadPredictions(filepath.Join(ccnRun.Dir, experiments.PredictionsFile))
 	if err != nil {
