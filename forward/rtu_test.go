@@ -227,3 +227,23 @@ func BenchmarkRTU(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRTUNormalized is BenchmarkRTU at 16 and 21 units with the online
+// normalization on (the default of ccn run).
+func BenchmarkRTUNormalized(b *testing.B) {
+	for _, linear := range []bool{false, true} {
+		for _, n := range []int{16, 21} {
+			b.Run(fmt.Sprintf("linear=%v/n=%d", linear, n), func(b *testing.B) {
+				e := newTestRTU(arch.RTU{Units: n, Inputs: 12, Linear: linear, Norm: arch.Normalization{Enabled: true}}, 1)
+				xs := benchInputs(12)
+				dst := make([]float64, e.NumParams())
+				b.ReportAllocs()
+				for i := 0; b.Loop(); i++ {
+					e.Step(xs[i&63])
+					e.Grad(dst)
+				}
+				b.ReportMetric(float64(e.OpsPerStep()), "ops/step")
+			})
+		}
+	}
+}
