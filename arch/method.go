@@ -55,5 +55,7 @@ func (m Method) Networked() bool { return m.Family() == FamilyNetwork }
 func (m Method) Dense() bool { return m.Family() == FamilyDense }
 
 // Normalized reports whether m has the online normalization settings: the
-// networks normalize their features, Linear its inputs.
-func (m Method) Normalized() bool { return m.Networked() || m.Family() == FamilyLinear }
+// networks and the RTU layers normalize their features, Linear its inputs.
+func (m Method) Normalized() bool {
+	return m.Networked() || m.Family() == FamilyLinear || m.IsRTU()
+}

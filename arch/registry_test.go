@@ -93,8 +93,8 @@ func TestFamilyPredicates(t *testing.T) {
 		{MethodSnAp1, false, true, false, false},
 		{MethodUORO, false, true, false, false},
 		{MethodLinear, false, false, false, true},
-		{MethodRTU, false, false, true, false},
-		{MethodRTULinear, false, false, true, false},
+		{MethodRTU, false, false, true, true},
+		{MethodRTULinear, false, false, true, true},
 		{"gru", false, false, false, false},
 	}
 	for _, tc := range tests {

@@ -16,10 +16,15 @@ import "fmt"
 //
 // with w_out[j] weighting the real part's feature of unit j and w_out[n+j]
 // the imaginary part's.
+//
+// Norm normalizes the 2n features online before the head, as the columns'
+// features are (paper §3.4, Equation 11): y = w_out·ĥ + b_out with
+// ĥ = (h − μ)/max(ε, σ), the statistics held constant in the gradient.
 type RTU struct {
 	Units  int // n ≥ 1
 	Inputs int // m ≥ 1
 	Linear bool
+	Norm   Normalization
 }
 
 // Validate panics if s is not a usable shape.

@@ -158,13 +158,17 @@ func Gate(spec GateSpec) error {
 			a, err = CheckLinear(r, shape, tr, rng, spec.Inject.Forward())
 			checks, as = []string{fmt.Sprintf("linear m=%d (%s, scale %g)", shape.Inputs, normName, scale)}, []Agreement{a}
 		case spec.RTU != nil:
+			shape, normName := *spec.RTU, "the run's normalization"
+			if i == 1 && shape.Norm.Enabled {
+				shape.Norm, normName = FastNorm, "normalization β=0.9"
+			}
 			var a Agreement
-			a, err = CheckRTU(r, *spec.RTU, tr, rng, spec.Inject.Forward())
+			a, err = CheckRTU(r, shape, tr, rng, spec.Inject.Forward())
 			kind := "RTU"
-			if spec.RTU.Linear {
+			if shape.Linear {
 				kind = "linear RTU"
 			}
-			checks, as = []string{fmt.Sprintf("%s n=%d m=%d (scale %g)", kind, spec.RTU.Units, spec.RTU.Inputs, scale)}, []Agreement{a}
+			checks, as = []string{fmt.Sprintf("%s n=%d m=%d (%s, scale %g)", kind, shape.Units, shape.Inputs, normName, scale)}, []Agreement{a}
 		case spec.Dense != nil && spec.SnAp1:
 			var a Agreement
 			a, err = CheckSnAp1(r, *spec.Dense, false, tr, rng, spec.Inject.Forward())

@@ -32,12 +32,17 @@ const (
 	// InjectDropPhaseCoupling drops the rotation terms of the RTU traces
 	// (forward.DropPhaseCoupling).
 	InjectDropPhaseCoupling Injection = "drop-phase-coupling"
+	// InjectDropNormScale omits the normalization's scale from a normalized
+	// RTU's trace gradient (forward.DropNormScale); an RTU run without
+	// normalization is unchanged by it.
+	InjectDropNormScale Injection = "drop-norm-scale"
 )
 
 // Injections lists every mistake that can be injected, in order.
 func Injections() []Injection {
 	return []Injection{InjectDropRecurrentTerm, InjectOffByOneWindow, InjectDropForgetPath,
-		InjectPreviousStepFeatures, InjectRestartStats, InjectRestartState, InjectAsymmetricUORO, InjectDropPhaseCoupling}
+		InjectPreviousStepFeatures, InjectRestartStats, InjectRestartState, InjectAsymmetricUORO, InjectDropPhaseCoupling,
+		InjectDropNormScale}
 }
 
 // ParseInjection returns the Injection named s ("" is InjectNone), or an
@@ -74,6 +79,8 @@ func (in Injection) Forward() forward.Defect {
 		return forward.RestartStateAtStage
 	case InjectDropPhaseCoupling:
 		return forward.DropPhaseCoupling
+	case InjectDropNormScale:
+		return forward.DropNormScale
 	}
 	return forward.NoDefect
 }
@@ -107,7 +114,7 @@ func (in Injection) AppliesTo(m arch.Method) bool {
 		return m == arch.MethodCCN || m == arch.MethodConstructive || m == arch.MethodLinear
 	case InjectRestartStats, InjectRestartState:
 		return m == arch.MethodCCN || m == arch.MethodConstructive
-	case InjectDropPhaseCoupling:
+	case InjectDropPhaseCoupling, InjectDropNormScale:
 		return m.IsRTU()
 	}
 	return false

@@ -18,20 +18,30 @@ const (
 // isRTU reports whether cell names an RTU layer.
 func isRTU(cell string) bool { return cell == CellRTU || cell == CellRTULinear }
 
-// RTU is the shape of an RTU case (Hidden is the number of units).
+// RTU is the shape of an RTU case (Hidden is the number of units),
+// normalized as its Norm names (off when empty).
 func (c Case) RTU() arch.RTU {
-	return arch.RTU{Units: c.Hidden, Inputs: c.Inputs, Linear: c.Cell == CellRTULinear}
+	return arch.RTU{Units: c.Hidden, Inputs: c.Inputs, Linear: c.Cell == CellRTULinear, Norm: c.Linear().Norm}
 }
 
 // rtuCases are the RTU rows: both variants on small shapes and on the runs'
 // 12 inputs, trajectories up to L steps (one graph unrolls the whole
-// trajectory, so L is capped at 50).
+// trajectory, so L is capped at 50), without normalization; then both
+// variants under each normalization setting on n = 1 (a single unit's two
+// features) and on the runs' 12 inputs.
 func rtuCases(L int) []Case {
 	var cs []Case
 	for _, cell := range []string{CellRTU, CellRTULinear} {
 		for _, s := range []struct{ n, m int }{{1, 1}, {1, 3}, {3, 3}, {4, 12}} {
 			for _, T := range uniq(1, min(20, L), min(50, L)) {
 				cs = append(cs, Case{Engine: "forward", Cell: cell, Hidden: s.n, Inputs: s.m, Length: T})
+			}
+		}
+	}
+	for _, cell := range []string{CellRTU, CellRTULinear} {
+		for _, n := range networkNorms[1:] {
+			for _, s := range []struct{ n, m int }{{1, 3}, {4, 12}} {
+				cs = append(cs, Case{Engine: "forward", Cell: cell, Hidden: s.n, Inputs: s.m, Length: min(50, L), Norm: n.name})
 			}
 		}
 	}

@@ -18,7 +18,7 @@ type Case struct {
 	Length     int          // T
 	Truncation int          // k; 0 means full BPTT
 	Net        arch.Network // the topology, for networks (the last one, for a staged case)
-	Norm       string       // "off", "fast", "floor" (ε active) or "run", for networks and linear
+	Norm       string       // "off", "fast", "floor" (ε active) or "run", for networks, linear and RTUs
 	OutBias    bool         // dense cells: the prediction has the output bias b_out
 	// Staged, for a stage-change case: the network is followed from stage 0
 	// through len(Staged.Segments)−1 stage changes (CheckStaged) and the

@@ -104,7 +104,7 @@ func (r Resolved) RTU(inputs int) (arch.RTU, bool) {
 	if !c.Method.IsRTU() {
 		return arch.RTU{}, false
 	}
-	return arch.RTU{Units: c.Hidden, Inputs: inputs, Linear: c.Method == arch.MethodRTULinear}, true
+	return arch.RTU{Units: c.Hidden, Inputs: inputs, Linear: c.Method == arch.MethodRTULinear, Norm: c.norm()}, true
 }
 
 // AutoFreeze returns the auto stage schedule of r with its defaults filled

@@ -41,6 +41,11 @@ const (
 	// from its trace recursion, as if λ were real in the traces while the
 	// forward pass keeps its phase.
 	DropPhaseCoupling
+	// DropNormScale makes a normalized RTU omit the normalization's scale
+	// 1/max(ε, σ) from the gradient of its recurrent parameters, as if the
+	// head read h instead of ĥ there (the forward pass and the head's own
+	// gradient ĥ stay right). With the normalization off it changes nothing.
+	DropNormScale
 )
 
 // String returns the name of the defect.
@@ -62,6 +67,8 @@ func (d Defect) String() string {
 		return "UnsignedNewTerm"
 	case DropPhaseCoupling:
 		return "DropPhaseCoupling"
+	case DropNormScale:
+		return "DropNormScale"
 	}
 	return fmt.Sprintf("Defect(%d)", int(d))
 }

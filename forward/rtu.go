@@ -44,15 +44,34 @@ import (
 // with f′ = 1 − f². That is 2 traces for each of the 2n(m+1) recurrent
 // parameters: O(n·m) memory and work per step, the same order as the forward
 // pass. ∂y/∂w_out = h and ∂y/∂b_out = 1.
+//
+// With shape.Norm enabled the head reads the features normalized online, as
+// the columns' are (paper §3.4, Equation 11; normalizer), feature k by its
+// own statistics:
+//
+//	ĥ_k = (h_k − μ_k)·s_k      s_k = 1/max(ε, σ_k)                           (N1)
+//	y_t = Σ_k w_out[k]·ĥ_k + b_out                                           (N2)
+//
+// The statistics are held constant in the gradient (as for the columns), and
+// they sit outside the recurrence (which carries s¹, s², not ĥ), so the
+// traces S¹, S² are unchanged and (T3) gains the factor s_k:
+//
+//	∂y/∂w = w_out[j]·s_j·∂h_j + w_out[n+j]·s_{n+j}·∂h_{n+j}                   (N3)
+//
+// with ∂y/∂w_out = ĥ. The gradient stays exact: normalization adds no
+// trace, and the RTRL of the unnormalized layer is that of (N2) up to the
+// per-feature constant s_k.
 type RTU struct {
 	// Defect injects a deliberate mistake for tests of the comparison only.
 	// RTU honours DropRecurrentTerm (drops g·S¹ − φ·S² and g·S² + φ·S¹ from
-	// (T1)) and DropPhaseCoupling (drops −φ·S² and φ·S¹), and ignores the
-	// others.
+	// (T1)), DropPhaseCoupling (drops −φ·S² and φ·S¹) and DropNormScale
+	// (omits s_k from (N3)), and ignores the others.
 	Defect Defect
 
 	shape  arch.RTU
 	params []float64
+	norm   normalizer
+	hn     []float64 // normalized features ĥ, 2n (h itself with Norm off)
 
 	s1, s2 []float64 // state, n each
 	h      []float64 // features, 2n
@@ -75,6 +94,7 @@ func NewRTU(shape arch.RTU) *RTU {
 	vec := func(k int) []float64 { return make([]float64, k) }
 	return &RTU{
 		shape: shape, params: vec(shape.NumParams()),
+		norm: newNormalizer(shape.Norm, shape.Norm.Enabled, 2*n), hn: vec(2 * n),
 		s1: vec(n), s2: vec(n), h: vec(2 * n), o1: vec(n), o2: vec(n),
 		nu1: vec(n), nu2: vec(n), th1: vec(n), th2: vec(n),
 		a1: vec(n * m), a2: vec(n * m), b1: vec(n * m), b2: vec(n * m),
@@ -95,11 +115,13 @@ func (e *RTU) Params() []float64 { return e.params }
 // it): f(p) of every unit, then f(q).
 func (e *RTU) Features() []float64 { return e.h }
 
-// Reset zeroes the state and the traces; parameters are unchanged.
+// Reset zeroes the state and the traces and restarts the normalization
+// statistics at μ = 0, σ² = 1; parameters are unchanged.
 func (e *RTU) Reset() {
-	for _, v := range [][]float64{e.s1, e.s2, e.h, e.o1, e.o2, e.nu1, e.nu2, e.th1, e.th2, e.a1, e.a2, e.b1, e.b2} {
+	for _, v := range [][]float64{e.s1, e.s2, e.h, e.hn, e.o1, e.o2, e.nu1, e.nu2, e.th1, e.th2, e.a1, e.a2, e.b1, e.b2} {
 		clear(v)
 	}
+	e.norm.reset()
 	e.y = 0
 }
 
@@ -162,7 +184,12 @@ func (e *RTU) Step(x []float64) float64 {
 			e.o1[j], e.o2[j] = 1, 1
 		}
 		e.h[j], e.h[n+j] = fp, fq
-		y += wout[j]*fp + wout[n+j]*fq
+		hp, hq := fp, fq
+		if e.norm.enabled {
+			hp, hq = e.norm.update(j, fp), e.norm.update(n+j, fq)
+		}
+		e.hn[j], e.hn[n+j] = hp, hq
+		y += wout[j]*hp + wout[n+j]*hq
 
 		// (T1) for ν and θ.
 		gr, pr := rec*g, rec*rot*phi
@@ -197,8 +224,12 @@ func (e *RTU) Grad(dst []float64) {
 	n, m := e.shape.Units, e.shape.Inputs
 	_, _, _, _, wout, _ := e.shape.Split(e.params)
 	off1, off2 := e.shape.OffW1(), e.shape.OffW2()
+	scaled := e.norm.enabled && e.Defect != DropNormScale
 	for j := 0; j < n; j++ {
 		c1, c2 := wout[j]*e.o1[j], wout[n+j]*e.o2[j]
+		if scaled {
+			c1, c2 = c1*e.norm.scale[j], c2*e.norm.scale[n+j]
+		}
 		dst[j] = c1*e.nu1[j] + c2*e.nu2[j]
 		dst[n+j] = c1*e.th1[j] + c2*e.th2[j]
 		row := j * m
@@ -211,7 +242,7 @@ func (e *RTU) Grad(dst []float64) {
 		}
 	}
 	off := e.shape.OffOut()
-	copy(dst[off:off+2*n], e.h)
+	copy(dst[off:off+2*n], e.hn)
 	dst[e.shape.IdxOutBias()] = 1
 }
 
@@ -240,12 +271,19 @@ func InitRTU(shape arch.RTU, p []float64, rMin, rMax float64, u func() float64) 
 //	traces (T1)-(T2): ν, θ, factors           41
 //	traces of the rows W_1[j], W_2[j]         20m
 //	Grad (T3)                                 6m + 8
+//	normalization (N1), (N3), if on           2·12 + 2
 //
-// so n·(30m + 77) in all: linear in the 2n(m+1) recurrent parameters, about
-// 15 operations per parameter.
+// so n·(30m + 77) in all without normalization, n·(30m + 103) with it:
+// linear in the 2n(m+1) recurrent parameters, about 15 operations per
+// parameter.
 func (e *RTU) OpsPerStep() int { return RTUOpsPerStep(e.shape) }
 
-// RTUOpsPerStep is RTU.OpsPerStep for shape, n·(30m + 77).
+// RTUOpsPerStep is RTU.OpsPerStep for shape, n·(30m + 77), or n·(30m + 103)
+// with shape.Norm enabled.
 func RTUOpsPerStep(shape arch.RTU) int {
-	return shape.Units * (30*shape.Inputs + 77)
+	perUnit := 30*shape.Inputs + 77
+	if shape.Norm.Enabled {
+		perUnit += 2*12 + 2 // two normalizer updates (12 each), two scalings in (N3)
+	}
+	return shape.Units * perUnit
 }

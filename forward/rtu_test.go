@@ -112,9 +112,84 @@ func TestInitRTU(t *testing.T) {
 	}
 }
 
+// With the normalization on, the prediction is the head on the features
+// normalized by Equation 11 (written out here, per feature), and the head's
+// gradient is ĥ; the normalized engine's traces are those of the plain one
+// scaled per feature by 1/max(ε, σ) (N3), which DropNormScale omits. With the
+// normalization off, DropNormScale changes nothing.
+func TestRTUNormalization(t *testing.T) {
+	norm := arch.Normalization{Enabled: true, Decay: 0.8, Epsilon: 0.05}
+	for _, linear := range []bool{false, true} {
+		shape := arch.RTU{Units: 3, Inputs: 4, Linear: linear}
+		normed := shape
+		normed.Norm = norm
+		xs := randomInputs(rand.New(rand.NewPCG(8, 9)), 30, shape.Inputs)
+		plain, on, off := newTestRTU(shape, 2), newTestRTU(normed, 2), newTestRTU(shape, 2)
+		off.Defect = DropNormScale
+		mu, v := make([]float64, 2*shape.Units), make([]float64, 2*shape.Units)
+		for k := range v {
+			v[k] = 1
+		}
+		_, _, _, _, wout, bout := normed.Split(on.Params())
+		gPlain, gOn, gOff, gOffRef := make([]float64, shape.NumParams()), make([]float64, shape.NumParams()), make([]float64, shape.NumParams()), make([]float64, shape.NumParams())
+		scaleMoved := false
+		for _, x := range xs {
+			plain.Step(x)
+			off.Step(x)
+			y := on.Step(x)
+			assert.Equal(t, plain.Features(), on.Features(), "the recurrence does not see the normalization")
+			want := bout
+			scale := make([]float64, len(mu))
+			hat := make([]float64, len(mu))
+			for k, h := range plain.Features() {
+				prev := mu[k]
+				mu[k] = 0.8*mu[k] + 0.2*h
+				v[k] = 0.8*v[k] + 0.2*(mu[k]-h)*(prev-h)
+				scale[k] = 1 / math.Max(0.05, math.Sqrt(v[k]))
+				hat[k] = (h - mu[k]) * scale[k]
+				want += wout[k] * hat[k]
+				scaleMoved = scaleMoved || math.Abs(scale[k]-1) > 0.1
+			}
+			assert.InDelta(t, want, y, 1e-13)
+			plain.Grad(gPlain)
+			on.Grad(gOn)
+			off.Grad(gOff)
+			rtuScaledGrad(shape, plain, on.Params(), scale, gOffRef)
+			for i := range gOn {
+				switch {
+				case i >= shape.OffOut() && i < shape.IdxOutBias():
+					assert.InDelta(t, hat[i-shape.OffOut()], gOn[i], 1e-13)
+				case i < shape.OffOut():
+					assert.InDelta(t, gOffRef[i], gOn[i], 1e-12*math.Max(1, math.Abs(gOn[i])))
+				}
+			}
+			assert.Equal(t, gPlain[:shape.OffOut()], gOff[:shape.OffOut()], "DropNormScale: the plain layer's traces")
+		}
+		assert.True(t, scaleMoved, "the statistics must move for the check to mean anything")
+		assert.NotEqual(t, gOn[:shape.OffOut()], gOff[:shape.OffOut()])
+	}
+}
+
+// rtuScaledGrad writes the recurrent part of (N3) from the plain engine's traces:
+// each feature's contribution scaled by scale[k].
+func rtuScaledGrad(shape arch.RTU, plain *RTU, params, scale, dst []float64) {
+	n, m := shape.Units, shape.Inputs
+	_, _, _, _, wout, _ := shape.Split(params)
+	for j := 0; j < n; j++ {
+		c1 := wout[j] * plain.o1[j] * scale[j]
+		c2 := wout[n+j] * plain.o2[j] * scale[n+j]
+		dst[j] = c1*plain.nu1[j] + c2*plain.nu2[j]
+		dst[n+j] = c1*plain.th1[j] + c2*plain.th2[j]
+		for k := 0; k < m; k++ {
+			dst[shape.OffW1()+j*m+k] = c1*plain.a1[j*m+k] + c2*plain.a2[j*m+k]
+			dst[shape.OffW2()+j*m+k] = c1*plain.b1[j*m+k] + c2*plain.b2[j*m+k]
+		}
+	}
+}
+
 func TestRTUZeroAllocs(t *testing.T) {
 	for _, linear := range []bool{false, true} {
-		e := newTestRTU(arch.RTU{Units: 4, Inputs: 12, Linear: linear}, 1)
+		e := newTestRTU(arch.RTU{Units: 4, Inputs: 12, Linear: linear, Norm: arch.Normalization{Enabled: linear}}, 1)
 		xs := benchInputs(12)
 		dst := make([]float64, e.NumParams())
 		i := 0
@@ -140,6 +215,26 @@ func BenchmarkRTU(b *testing.B) {
 		for _, n := range []int{4, 16, 64} {
 			b.Run(fmt.Sprintf("linear=%v/n=%d", linear, n), func(b *testing.B) {
 				e := newTestRTU(arch.RTU{Units: n, Inputs: 12, Linear: linear}, 1)
+				xs := benchInputs(12)
+				dst := make([]float64, e.NumParams())
+				b.ReportAllocs()
+				for i := 0; b.Loop(); i++ {
+					e.Step(xs[i&63])
+					e.Grad(dst)
+				}
+				b.ReportMetric(float64(e.OpsPerStep()), "ops/step")
+			})
+		}
+	}
+}
+
+// BenchmarkRTUNormalized is BenchmarkRTU at 16 and 21 units with the online
+// normalization on (the default of ccn run).
+func BenchmarkRTUNormalized(b *testing.B) {
+	for _, linear := range []bool{false, true} {
+		for _, n := range []int{16, 21} {
+			b.Run(fmt.Sprintf("linear=%v/n=%d", linear, n), func(b *testing.B) {
+				e := newTestRTU(arch.RTU{Units: n, Inputs: 12, Linear: linear, Norm: arch.Normalization{Enabled: true}}, 1)
 				xs := benchInputs(12)
 				dst := make([]float64, e.NumParams())
 				b.ReportAllocs()

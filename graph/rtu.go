@@ -17,10 +17,13 @@ import (
 //	p_t = g⊙s¹_{t−1} − φ⊙s²_{t−1} + γ⊙(W_1·x_t)
 //	q_t = g⊙s²_{t−1} + φ⊙s¹_{t−1} + γ⊙(W_2·x_t)
 //	(s¹_t, s²_t) = (p_t, q_t) (Shape.Linear)   or   (tanh p_t, tanh q_t)
-//	y_t = w_re·tanh(p_t) + w_im·tanh(q_t) + b_out
+//	y_t = w_re·ĥ^re_t + w_im·ĥ^im_t + b_out
+//	ĥ^re_t = (tanh(p_t) − μ^re_t)⊙inv^re_t   ĥ^im_t = (tanh(q_t) − μ^im_t)⊙inv^im_t
 //	L   = Σ_t a_t·y_t
 //
-// with w_out = [w_re w_im] of the flat layout. The graph states the model
+// with w_out = [w_re w_im] of the flat layout and, when Shape.Norm is
+// enabled, the statistics μ and inv = 1/max(ε, σ) constants (paper §3.4,
+// Equation 11, held constant in the gradient); with it off ĥ = tanh. The graph states the model
 // once more, in whole-vector operations, and Gorgonia differentiates it by
 // reverse mode: the ground truth of forward.RTU's traces.
 type RTU struct {
@@ -34,6 +37,14 @@ type RTU struct {
 	// Constants: the inputs (Steps×(m+1), row t-1 is [x_t 0]), the objective weights (Steps) and
 	// the zero entering state (n).
 	X, A, S0 *gorgonia.Node
+	// Constants when Shape.Norm is enabled (nil otherwise): the statistics μ
+	// and inv, Steps×(2n+1), row t-1 for step t in the order of the features
+	// (the last column unused: a spare that keeps n = 1 rows vectors).
+	Mu, Inv *gorgonia.Node
+	// H[t-1] are the features (tanh(p_t), tanh(q_t)), 2n values, when
+	// Shape.Norm is enabled (nil otherwise): what the statistics are
+	// computed from.
+	H []*gorgonia.Node
 
 	// Y[t-1] is the scalar y_t; Loss is L.
 	Y    []*gorgonia.Node
@@ -68,7 +79,10 @@ func NewRTU(shape arch.RTU, steps int) (*RTU, error) {
 		WRe: vec(n, "rtu_w_re"), WIm: vec(n, "rtu_w_im"),
 		BOut: gorgonia.NewScalar(g, tensor.Float64, gorgonia.WithName("rtu_b_out")),
 		X:    mat(steps, m+1, "rtu_x0"), A: vec(steps, "rtu_a"), S0: vec(n, "rtu_s_0"),
-		Y: make([]*gorgonia.Node, steps),
+		Y: make([]*gorgonia.Node, steps), H: make([]*gorgonia.Node, steps),
+	}
+	if shape.Norm.Enabled {
+		d.Mu, d.Inv = mat(steps, 2*n+1, "rtu_mu"), mat(steps, 2*n+1, "rtu_inv")
 	}
 	err := build("RTU", func() {
 		must := gorgonia.Must
@@ -97,7 +111,16 @@ func NewRTU(shape arch.RTU, steps int) (*RTU, error) {
 			} else {
 				s1, s2 = fp, fq
 			}
-			d.Y[t] = add(add(must(gorgonia.Mul(d.WRe, fp)), must(gorgonia.Mul(d.WIm, fq))), d.BOut)
+			hp, hq := fp, fq
+			if d.Mu != nil {
+				d.H[t] = must(gorgonia.Concat(0, fp, fq))
+				stat := func(m *gorgonia.Node, lo int) *gorgonia.Node {
+					return must(gorgonia.Slice(m, gorgonia.S(t), gorgonia.S(lo, lo+n)))
+				}
+				hp = elemMul(sub(fp, stat(d.Mu, 0)), stat(d.Inv, 0))
+				hq = elemMul(sub(fq, stat(d.Mu, n)), stat(d.Inv, n))
+			}
+			d.Y[t] = add(add(must(gorgonia.Mul(d.WRe, hp)), must(gorgonia.Mul(d.WIm, hq))), d.BOut)
 			d.Loss = addTerm(d.Loss, d.A, t, d.Y[t])
 		}
 	})
@@ -111,9 +134,12 @@ func NewRTU(shape arch.RTU, steps int) (*RTU, error) {
 }
 
 // Bind binds the flat arch.RTU parameter vector params, the inputs xs (Steps
-// rows of m values) and the objective weights a (Steps values). Values are
-// copied. Length mismatches panic.
-func (d *RTU) Bind(params []float64, xs [][]float64, a []float64) error {
+// rows of m values), the objective weights a (Steps values) and, when
+// Shape.Norm is enabled, the statistics mean[t][k] = μ_{t+1,k} and inv[t][k]
+// = 1/max(ε, σ_{t+1,k}) of the 2n features (nil: μ = 0, inv = 1, so that a
+// first run gives the features the statistics are computed from; ignored
+// with Norm off). Values are copied. Length mismatches panic.
+func (d *RTU) Bind(params []float64, xs [][]float64, a []float64, mean, inv [][]float64) error {
 	n, m := d.Shape.Units, d.Shape.Inputs
 	if len(xs) != d.Steps || len(a) != d.Steps {
 		panic(fmt.Sprintf("graph: RTU window of %d steps bound to %d inputs and %d weights", d.Steps, len(xs), len(a)))
@@ -130,7 +156,41 @@ func (d *RTU) Bind(params []float64, xs [][]float64, a []float64) error {
 			return fmt.Errorf("graph: bind RTU: %w", err)
 		}
 	}
+	if d.Mu == nil {
+		return nil
+	}
+	if mean == nil {
+		mean, inv = make([][]float64, d.Steps), make([][]float64, d.Steps)
+		for t := range mean {
+			mean[t], inv[t] = make([]float64, 2*n), make([]float64, 2*n)
+			for k := range inv[t] {
+				inv[t][k] = 1
+			}
+		}
+	}
+	if len(mean) != d.Steps || len(inv) != d.Steps {
+		panic(fmt.Sprintf("graph: RTU window of %d steps bound to %d, %d statistics", d.Steps, len(mean), len(inv)))
+	}
+	for _, err := range []error{letRows(d.Mu, withZero(mean), 2*n+1), letRows(d.Inv, withZero(inv), 2*n+1)} {
+		if err != nil {
+			return fmt.Errorf("graph: bind RTU statistics: %w", err)
+		}
+	}
 	return nil
+}
+
+// Features returns the features of every step, tanh(p_t) then tanh(q_t),
+// after a run, as fresh slices (Shape.Norm enabled only).
+func (d *RTU) Features() ([][]float64, error) {
+	hs := make([][]float64, d.Steps)
+	for t, node := range d.H {
+		v, err := Floats(node)
+		if err != nil {
+			return nil, err
+		}
+		hs[t] = append([]float64(nil), v...)
+	}
+	return hs, nil
 }
 
 // Gradient returns the values of the gradient nodes after a run, as a fresh

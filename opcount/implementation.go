@@ -26,8 +26,8 @@ func (c Config) Spec() arch.Spec {
 // Implementation returns this module's exact count of arithmetic operations
 // per step (forward pass plus gradient) for c, as the engines report it
 // (backward.Ops, the engines' OpsPerStep): T-BPTT with a full window,
-// networks in their last stage (the most expensive one), normalization on,
-// dense LSTMs with the output bias b_out unless c.NoOutBias, the linear
+// networks in their last stage (the most expensive one) and RTU layers,
+// normalization on, dense LSTMs with the output bias b_out unless c.NoOutBias, the linear
 // control with its inputs normalized (Features unused). It is the Ops of c's
 // method in the registry of methods (arch.Info): the built-in methods' are
 // attached below, a method added with arch.Register brings its own. It
@@ -108,5 +108,5 @@ func rtuOps(s arch.Spec) (int, bool) {
 	if s.Hidden < 1 {
 		return 0, false
 	}
-	return forward.RTUOpsPerStep(arch.RTU{Units: s.Hidden, Inputs: s.Inputs}), true
+	return forward.RTUOpsPerStep(arch.RTU{Units: s.Hidden, Inputs: s.Inputs, Norm: s.Norm}), true
 }

@@ -58,7 +58,7 @@ func CCN(features, inputs, perStage int) int {
 // of each unit, as Columnar counts one per column parameter) and 6 per
 // parameter for its trace pair, the complex multiply-add λ·S + d of (T1) in
 // forward.RTU (4 multiplications, 2 additions). forward.RTU.OpsPerStep counts
-// what the engine does, n(30x + 77). It panics if a size is negative.
+// what the engine does, n(30x + 77), n(30x + 103) with normalization. It panics if a size is negative.
 func RTU(units, inputs int) int {
 	checkSizes(units, inputs)
 	forward := units * (2*inputs + 2)

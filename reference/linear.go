@@ -16,25 +16,34 @@ type linearRun struct {
 }
 
 // LinearStats returns the normalization statistics of the inputs xs for the
-// linear control, written out from Equation 11 of the paper (§3.4) per
-// input i,
-//
-//	μ_t  = β·μ_{t−1} + (1−β)·x_t                           μ_0 = 0
-//	σ²_t = β·σ²_{t−1} + (1−β)·(μ_t − x_t)·(μ_{t−1} − x_t)  σ²_0 = 1
-//	inv_t = 1/max(ε, σ_t)
-//
-// or nil, nil if the normalization is off.
+// linear control (FeatureStats), or nil, nil if the normalization is off.
 func LinearStats(shape arch.Linear, xs [][]float64) (mean, inv [][]float64) {
 	if !shape.Norm.Enabled {
 		return nil, nil
 	}
-	beta, eps := shape.Norm.DecayOrDefault(), shape.Norm.EpsilonOrDefault()
-	mu, v := make([]float64, shape.Inputs), make([]float64, shape.Inputs)
-	for i := range v {
-		v[i] = 1
-	}
-	mean, inv = make([][]float64, len(xs)), make([][]float64, len(xs))
-	for t, x := range xs {
+	return FeatureStats(shape.Norm, xs)
+}
+
+// FeatureStats returns the online normalization statistics of the values
+// hs[t-1] of steps t = 1..T, written out from Equation 11 of the paper
+// (§3.4) per value i,
+//
+//	μ_t  = β·μ_{t−1} + (1−β)·h_t                           μ_0 = 0
+//	σ²_t = β·σ²_{t−1} + (1−β)·(μ_t − h_t)·(μ_{t−1} − h_t)  σ²_0 = 1
+//	inv_t = 1/max(ε, σ_t)
+//
+// with β and ε of norm (whether it is enabled is the caller's concern).
+func FeatureStats(norm arch.Normalization, hs [][]float64) (mean, inv [][]float64) {
+	beta, eps := norm.DecayOrDefault(), norm.EpsilonOrDefault()
+	var mu, v []float64
+	mean, inv = make([][]float64, len(hs)), make([][]float64, len(hs))
+	for t, x := range hs {
+		if mu == nil {
+			mu, v = make([]float64, len(x)), make([]float64, len(x))
+			for i := range v {
+				v[i] = 1
+			}
+		}
 		mean[t], inv[t] = make([]float64, len(x)), make([]float64, len(x))
 		for i, xi := range x {
 			prev := mu[i]

@@ -22,7 +22,10 @@ type rtuRun struct {
 // RTU returns the predictions y_1..y_T of the RTU layer of shape with the flat
 // parameter vector params on the inputs xs (from the zero state) and the full
 // BPTT gradient of Σ_t a_t·y_t; a = nil means the gradient of y_T alone. One
-// graph unrolls the whole trajectory (graph.RTU; shape.Inputs ≥ 2).
+// graph unrolls the whole trajectory (graph.RTU). With shape.Norm enabled the
+// graph runs twice: once for the features, from which FeatureStats computes
+// the statistics, then with those statistics bound as constants (the features
+// do not depend on them: the normalization sits outside the recurrence).
 func (r *Reference) RTU(shape arch.RTU, params []float64, xs [][]float64, a []float64) (ys, grad []float64, err error) {
 	T := len(xs)
 	if a == nil {
@@ -36,10 +39,28 @@ func (r *Reference) RTU(shape arch.RTU, params []float64, xs [][]float64, a []fl
 		if err != nil {
 			return nil, nil, fmt.Errorf("reference: %w", err)
 		}
-		rr = &rtuRun{g: g, vm: newMachine(g.Graph, append(append(gorgonia.Nodes(nil), g.Y...), g.Grads...))}
+		keep := append(append(gorgonia.Nodes(nil), g.Y...), g.Grads...)
+		if shape.Norm.Enabled {
+			keep = append(keep, g.H...)
+		}
+		rr = &rtuRun{g: g, vm: newMachine(g.Graph, keep)}
 		r.rtu[key] = rr
 	}
-	if err := rr.g.Bind(params, xs, a); err != nil {
+	var mean, inv [][]float64
+	if shape.Norm.Enabled {
+		if err := rr.g.Bind(params, xs, a, nil, nil); err != nil {
+			return nil, nil, fmt.Errorf("reference: %w", err)
+		}
+		if err := run(rr.vm); err != nil {
+			return nil, nil, err
+		}
+		hs, err := rr.g.Features()
+		if err != nil {
+			return nil, nil, fmt.Errorf("reference: %w", err)
+		}
+		mean, inv = FeatureStats(shape.Norm, hs)
+	}
+	if err := rr.g.Bind(params, xs, a, mean, inv); err != nil {
 		return nil, nil, fmt.Errorf("reference: %w", err)
 	}
 	if err := run(rr.vm); err != nil {

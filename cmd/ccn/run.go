@@ -77,6 +77,8 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		return badInput("--inject: %s", strings.TrimPrefix(err.Error(), "compare: "))
 	case in != compare.InjectNone && *noGate:
 		return badInput("--inject needs the gate (drop --no-gate)")
+	case in == compare.InjectDropNormScale && r.Config().NoNorm:
+		return badInput("--inject %s changes only a normalized RTU (drop --no-norm)", in)
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

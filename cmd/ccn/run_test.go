@@ -366,6 +366,7 @@ func TestRunInjectIsRefused(t *testing.T) {
 		{"linear stale pixels", []string{"--method", "linear", "--env", "breakout", "--inject", "previous-step-features"}, "linear m=275"},
 		{"rtu phase", []string{"--method", "rtu", "--hidden", "2", "--inject", "drop-phase-coupling"}, "RTU n=2 m=12"},
 		{"rtu-linear recurrent", []string{"--method", "rtu-linear", "--hidden", "2", "--inject", "drop-recurrent-term"}, "linear RTU n=2 m=12"},
+		{"rtu norm scale", []string{"--method", "rtu", "--hidden", "2", "--inject", "drop-norm-scale"}, "RTU n=2 m=12 (the run's normalization"},
 	}
 	for _, tt := range refused {
 		t.Run(tt.name, func(t *testing.T) {
@@ -392,6 +393,8 @@ func TestRunInjectIsRefused(t *testing.T) {
 		{"not linear", []string{"--method", "linear", "--inject", "drop-recurrent-term"}, "does not change the engine of method linear"},
 		{"not rtu", []string{"--method", "rtu", "--inject", "drop-forget-path"}, "does not change the engine of method rtu"},
 		{"phase not ccn", []string{"--method", "ccn", "--inject", "drop-phase-coupling"}, "does not change the engine of method ccn"},
+		{"norm scale not ccn", []string{"--method", "ccn", "--inject", "drop-norm-scale"}, "does not change the engine of method ccn"},
+		{"norm scale without norm", []string{"--method", "rtu", "--no-norm", "--inject", "drop-norm-scale"}, "changes only a normalized RTU"},
 		{"uoro statistical", []string{"--method", "uoro", "--inject", "asymmetric-uoro-scaling"}, "only ccn verify's statistical rows check"},
 	}
 	for _, tt := range bad {
