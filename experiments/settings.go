@@ -56,11 +56,10 @@ func (s Setting) word(v int) (string, bool) {
 }
 
 // withStages is For of the settings of the stage schedule: the networks that
-// add their features over more than one stage (Constructive, CCN; not
-// Columnar, whose one stage is all of them), by the registry's PerStage.
+// add their features over more than one stage (arch.MethodInfo.Staged).
 func withStages(m arch.Method) bool {
 	info, _ := arch.Info(m)
-	return info.PerStage != nil && info.PerStage(arch.Spec{Features: 2, FeaturesPerStage: 1}) < 2
+	return info.Staged()
 }
 
 // takes returns a For of the settings that size the methods that take z

@@ -1,0 +1,34 @@
+package compare
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/ccn-go/ccn/arch"
+	"github.com/stretchr/testify/assert"
+)
+
+// AppliesTo, derived from the registry, reaches exactly the built-in methods
+// whose engines make each mistake: forward.Defect's and backward.Defect's
+// engines.
+func TestInjectionAppliesToEveryMethod(t *testing.T) {
+	want := map[Injection][]arch.Method{
+		InjectDropRecurrentTerm: {arch.MethodCCN, arch.MethodColumnar, arch.MethodConstructive,
+			arch.MethodRTRL, arch.MethodSnAp1, arch.MethodRTU, arch.MethodRTULinear},
+		InjectOffByOneWindow:       {arch.MethodTBPTT},
+		InjectDropForgetPath:       {arch.MethodTBPTT},
+		InjectPreviousStepFeatures: {arch.MethodCCN, arch.MethodConstructive, arch.MethodLinear},
+		InjectRestartStats:         {arch.MethodCCN, arch.MethodConstructive},
+		InjectRestartState:         {arch.MethodCCN, arch.MethodConstructive},
+		InjectAsymmetricUORO:       nil,
+		InjectDropPhaseCoupling:    {arch.MethodRTU, arch.MethodRTULinear},
+		InjectNone:                 nil,
+	}
+	builtin := []arch.Method{arch.MethodCCN, arch.MethodColumnar, arch.MethodConstructive, arch.MethodTBPTT,
+		arch.MethodRTRL, arch.MethodSnAp1, arch.MethodUORO, arch.MethodLinear, arch.MethodRTU, arch.MethodRTULinear}
+	for in, ms := range want {
+		for _, m := range append(builtin, "unknown") {
+			assert.Equal(t, slices.Contains(ms, m), in.AppliesTo(m), "%q applies to %s", in, m)
+		}
+	}
+}
