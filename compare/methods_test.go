@@ -8,6 +8,20 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
+// Every method of the dense family has an engine in denseGate, and nothing
+// else has one.
+func TestDenseGateCoversRegistry(t *testing.T) {
+	n := 0
+	for _, m := range arch.Methods() {
+		_, ok := denseGate[m]
+		assert.Equal(t, m.Dense(), ok, "%s in denseGate", m)
+		if ok {
+			n++
+		}
+	}
+	assert.Len(t, denseGate, n)
+}
+
 // AppliesTo, derived from the registry, reaches exactly the built-in methods
 // whose engines make each mistake: forward.Defect's and backward.Defect's
 // engines.
