@@ -203,7 +203,7 @@ var Settings = []Setting{
 		},
 		Field: func(c *RunConfig) any { return &c.Stream }},
 	{Key: "method", Help: "learner: " + methodList(),
-		Default: constant(arch.MethodCCN),
+		Default: constant(DefaultMethod),
 		Check: func(c *RunConfig) string {
 			if !c.Method.Known() {
 				return "unknown (want " + methodList() + ")"
