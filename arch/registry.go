@@ -164,6 +164,13 @@ func (i MethodInfo) ShortOf(s Spec) string {
 // Takes reports whether z sizes the method.
 func (i MethodInfo) Takes(z Size) bool { return slices.Contains(i.Sizes, z) }
 
+// Staged reports whether the method is a network that adds its features over
+// more than one stage (Constructive, CCN; not Columnar, whose one stage is
+// all of them): the stage schedule applies to it.
+func (i MethodInfo) Staged() bool {
+	return i.PerStage != nil && i.PerStage(Spec{Features: 2, FeaturesPerStage: 1}) < 2
+}
+
 // Legend texts of the built-in methods.
 var (
 	legendTBPTT = func(s Spec) string { return fmt.Sprintf("T-BPTT k=%d, H=%d", s.Truncation, s.Hidden) }

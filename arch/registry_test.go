@@ -106,6 +106,16 @@ func TestFamilyPredicates(t *testing.T) {
 	}
 }
 
+// Staged: the networks that add their features over more than one stage.
+func TestStaged(t *testing.T) {
+	for _, m := range Methods() {
+		info, _ := Info(m)
+		assert.Equal(t, m == MethodCCN || m == MethodConstructive, info.Staged(), "%s staged", m)
+	}
+	var none MethodInfo
+	assert.False(t, none.Staged())
+}
+
 func TestRegister(t *testing.T) {
 	valid := func() MethodInfo {
 		return MethodInfo{Method: "toy", Family: FamilyOther, Label: "Toy", Color: color.RGBA{R: 1, A: 0xFF},

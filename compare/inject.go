@@ -102,20 +102,25 @@ func (in Injection) Backward() backward.Defect {
 // statistical UORO rows refuse it). No injection changes the engine of a
 // method added with arch.Register.
 func (in Injection) AppliesTo(m arch.Method) bool {
-	if f := m.Family(); f == "" || f == arch.FamilyOther {
+	info, _ := arch.Info(m)
+	if f := info.Family; f == "" || f == arch.FamilyOther {
 		return false // an unknown or registered method: its engine is its own
 	}
+	backprop := info.Takes(arch.SizeTruncation) // T-BPTT's window: the backward engine
 	switch in {
 	case InjectDropRecurrentTerm:
-		return m != arch.MethodTBPTT && m != arch.MethodUORO && m != arch.MethodLinear
+		// The forward-mode engines with a recurrence whose exact gradient
+		// the gate checks: not the linear control's (none), not a random
+		// estimate's (UORO: the gate checks its exact parts).
+		return !backprop && !info.Stochastic && info.Family != arch.FamilyLinear
 	case InjectOffByOneWindow, InjectDropForgetPath:
-		return m == arch.MethodTBPTT
+		return backprop
 	case InjectPreviousStepFeatures:
-		return m == arch.MethodCCN || m == arch.MethodConstructive || m == arch.MethodLinear
+		return info.Staged() || info.Family == arch.FamilyLinear
 	case InjectRestartStats, InjectRestartState:
-		return m == arch.MethodCCN || m == arch.MethodConstructive
+		return info.Staged()
 	case InjectDropPhaseCoupling, InjectDropNormScale:
-		return m.IsRTU()
+		return info.Family == arch.FamilyRTU
 	}
 	return false
 }

@@ -91,7 +91,7 @@ func (r Resolved) Dense(inputs int) (arch.Dense, bool) {
 
 // Linear returns the shape of a linear config r (the memoryless control).
 func (r Resolved) Linear(inputs int) (arch.Linear, bool) {
-	if r.c.Method != arch.MethodLinear {
+	if r.c.Method.Family() != arch.FamilyLinear {
 		return arch.Linear{}, false
 	}
 	return arch.Linear{Inputs: inputs, Norm: r.c.norm()}, true
@@ -132,6 +132,18 @@ func (r Resolved) Spec(inputs int) arch.Spec {
 	}
 }
 
+// denseEngines are the engines of the methods of arch.FamilyDense, by method:
+// the one place that chooses among them (the engines' packages import arch,
+// so arch's entries cannot name them). A method added to the dense family
+// needs an entry here; TestDenseEnginesCoverRegistry fails otherwise.
+var denseEngines = map[arch.Method]func(shape arch.Dense, s arch.Spec) arch.Engine{
+	arch.MethodTBPTT: func(shape arch.Dense, s arch.Spec) arch.Engine { return backward.NewTBPTT(shape, s.Truncation) },
+	arch.MethodRTRL:  func(shape arch.Dense, _ arch.Spec) arch.Engine { return forward.NewDenseRTRL(shape) },
+	arch.MethodSnAp1: func(shape arch.Dense, _ arch.Spec) arch.Engine { return forward.NewSnAp1(shape) },
+	// UORO draws from its own stream, apart from the initialization's.
+	arch.MethodUORO: func(shape arch.Dense, s arch.Spec) arch.Engine { return forward.NewUORO(shape, s.Seed) },
+}
+
 // NewLearner returns the learner of r for inputs
 // raw inputs, its parameter layout, and its optimizer. Columns start from
 // U(−s, s) with s = forward.DefaultInitScale; dense LSTM cell parameters
@@ -163,16 +175,7 @@ func (r Resolved) NewLearner(inputs int) (arch.Engine, td.Layout, td.Optimizer) 
 		layout = td.Layout{Size: shape.NumParams(), HeadStart: shape.NumParams(), HeadEnd: shape.NumParams(), Features: 1}
 	case arch.FamilyDense:
 		shape, _ := r.Dense(inputs)
-		switch c.Method {
-		case arch.MethodTBPTT:
-			l = backward.NewTBPTT(shape, c.Truncation)
-		case arch.MethodSnAp1:
-			l = forward.NewSnAp1(shape)
-		case arch.MethodUORO:
-			l = forward.NewUORO(shape, seed) // its own stream, apart from the initialization's
-		default:
-			l = forward.NewDenseRTRL(shape)
-		}
+		l = denseEngines[c.Method](shape, r.Spec(inputs))
 		scale := forward.DefaultInitScale
 		if c.FanInInit {
 			scale = 1 / math.Sqrt(float64(shape.Hidden))

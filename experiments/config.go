@@ -79,6 +79,10 @@ type RunConfig struct {
 	LogEvery         int
 }
 
+// DefaultMethod is the method of a RunConfig whose Method is empty: the
+// paper's learner, CCN.
+const DefaultMethod = arch.MethodCCN
+
 // DefaultOptimizer is the optimizer used when RunConfig.Optimizer is empty:
 // RMSProp as the authors run it. Measured at 3M steps on trace patterning
 // (final windowed error, best constant about 0.0187), RMSProp at the step
@@ -117,7 +121,7 @@ type Resolved struct{ c RunConfig }
 // r.Config() again gives r.
 func (c RunConfig) Resolve() (Resolved, error) {
 	if c.Method == "" {
-		c.Method = arch.MethodCCN // the defaults of the other rows depend on it
+		c.Method = DefaultMethod // the defaults of the other rows depend on it
 	}
 	for _, s := range Settings {
 		if s.Default != nil && s.Applies(c.Method) && s.IsZero(&c) {

@@ -55,8 +55,32 @@ func (s Setting) word(v int) (string, bool) {
 	return "", false
 }
 
-// withStages is For of the settings of the stage schedule: Constructive and CCN.
-func withStages(m arch.Method) bool { return m == arch.MethodCCN || m == arch.MethodConstructive }
+// withStages is For of the settings of the stage schedule: the networks that
+// add their features over more than one stage (arch.MethodInfo.Staged).
+func withStages(m arch.Method) bool {
+	info, _ := arch.Info(m)
+	return info.Staged()
+}
+
+// takes returns a For of the settings that size the methods that take z
+// (arch.MethodInfo.Sizes).
+func takes(zs ...arch.Size) func(arch.Method) bool {
+	return func(m arch.Method) bool {
+		info, _ := arch.Info(m)
+		return slices.ContainsFunc(zs, info.Takes)
+	}
+}
+
+// fixedPerStage is the features per stage of a network whose stages are not
+// a setting (Columnar: all of them; Constructive: 1), by the registry's
+// PerStage, and whether m is one.
+func fixedPerStage(m arch.Method, features int) (int, bool) {
+	info, _ := arch.Info(m)
+	if info.PerStage == nil || info.Takes(arch.SizePerStage) {
+		return 0, false
+	}
+	return info.PerStage(arch.Spec{Features: features}), true
+}
 
 // paperStepsPerStage is the paper's steps-per-stage at PaperSteps.
 var paperStepsPerStage = map[arch.Method]int{arch.MethodCCN: 2_500_000, arch.MethodConstructive: 1_000_000}
@@ -106,12 +130,7 @@ func normalized(m arch.Method) bool { return m.Normalized() }
 
 // withHidden is For of the hidden size: the dense LSTM methods and the RTU
 // layers (trace units).
-func withHidden(m arch.Method) bool { return m.Dense() || m.IsRTU() }
-
-// only returns a For that accepts the given methods.
-func only(ms ...arch.Method) func(arch.Method) bool {
-	return func(m arch.Method) bool { return slices.Contains(ms, m) }
-}
+var withHidden = takes(arch.SizeHidden, arch.SizeTraceUnits)
 
 // perMethod returns a Default that looks the method up in d.
 func perMethod[T any](d map[arch.Method]T) func(c *RunConfig) any {
@@ -184,7 +203,7 @@ var Settings = []Setting{
 		},
 		Field: func(c *RunConfig) any { return &c.Stream }},
 	{Key: "method", Help: "learner: " + methodList(),
-		Default: constant(arch.MethodCCN),
+		Default: constant(DefaultMethod),
 		Check: func(c *RunConfig) string {
 			if !c.Method.Known() {
 				return "unknown (want " + methodList() + ")"
@@ -269,7 +288,10 @@ var Settings = []Setting{
 		Field:   func(c *RunConfig) any { return &c.Features }},
 	{Key: "features-per-stage", Unit: "columns", Help: "columns a stage adds (columnar: all of them, one stage)", For: networked,
 		Default: func(c *RunConfig) any {
-			return map[arch.Method]int{arch.MethodCCN: 4, arch.MethodColumnar: c.Features, arch.MethodConstructive: 1}[c.Method]
+			if u, fixed := fixedPerStage(c.Method, c.Features); fixed {
+				return u
+			}
+			return 4 // CCN: the paper's u
 		},
 		Check: func(c *RunConfig) string {
 			switch {
@@ -277,10 +299,12 @@ var Settings = []Setting{
 				return "must be at least 1"
 			case c.FeaturesPerStage > c.Features:
 				return fmt.Sprintf("is larger than features %d", c.Features)
-			case c.Method == arch.MethodColumnar && c.FeaturesPerStage != c.Features:
-				return fmt.Sprintf("must equal features %d for columnar (one stage)", c.Features)
-			case c.Method == arch.MethodConstructive && c.FeaturesPerStage != 1:
-				return "must be 1 for constructive (use ccn)"
+			}
+			if u, fixed := fixedPerStage(c.Method, c.Features); fixed && c.FeaturesPerStage != u {
+				if u == c.Features {
+					return fmt.Sprintf("must equal features %d for %s (one stage)", c.Features, c.Method)
+				}
+				return fmt.Sprintf("must be %d for %s (use ccn)", u, c.Method)
 			}
 			return ""
 		},
@@ -353,7 +377,7 @@ var Settings = []Setting{
 			return ""
 		},
 		Field: func(c *RunConfig) any { return &c.FullOutputStep }},
-	{Key: "truncation", Unit: "steps", Help: "T-BPTT truncation k", For: only(arch.MethodTBPTT),
+	{Key: "truncation", Unit: "steps", Help: "T-BPTT truncation k", For: takes(arch.SizeTruncation),
 		Default: constant(15),
 		Check:   atLeast1(func(c *RunConfig) int { return c.Truncation }),
 		Field:   func(c *RunConfig) any { return &c.Truncation }},

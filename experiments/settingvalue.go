@@ -294,7 +294,7 @@ func DecodeFile(b []byte, isJSON bool) (RunConfig, []string, error) {
 	}
 	method := c.Method
 	if method == "" {
-		method = arch.MethodCCN // as Resolve
+		method = DefaultMethod // as Resolve
 	}
 	for i := 0; i < len(keys); i++ {
 		k := keys[i]

@@ -135,7 +135,8 @@ func (r *Results) reference(sel []Selected) map[[2]string]Selected {
 	return ref
 }
 
-// isTBPTT reports whether g's candidates are T-BPTT networks.
+// isTBPTT reports whether g's candidates are T-BPTT networks. A per-study
+// rule, not a registry fact: the paper normalizes Atari errors by T-BPTT's.
 func isTBPTT(g Group) bool {
 	return len(g.Candidates) > 0 && g.Candidates[0].Config.Config().Method == arch.MethodTBPTT
 }

@@ -366,7 +366,7 @@ func (s Study) group(name string, gs GroupSpec, over map[string]any, sc Scale, s
 	for _, m := range []map[string]any{s.Base, gs.Config, over} {
 		maps.Copy(fixed, m)
 	}
-	method := arch.MethodCCN
+	method := experiments.DefaultMethod
 	if m, ok := fixed["method"].(string); ok {
 		method = arch.Method(m)
 	}
