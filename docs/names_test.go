@@ -161,7 +161,7 @@ func TestUnknownNamesFixture(t *testing.T) {
 		t.Fatal(err)
 	}
 	bad, checked := unknownNames(string(b), pkgs)
-	want := []string{"forward.Column.Stepp", "forward.Colum", "td.TD.Nope", "arch.Network.NoSuchField"}
+	want := []string{"forward.Column.Stepp", "forward.Colum", "td.Agent.Nope", "arch.Network.NoSuchField"}
 	slices.Sort(bad)
 	slices.Sort(want)
 	if !slices.Equal(bad, want) {

@@ -46,7 +46,7 @@ func newGameAgent(tb testing.TB, cfg RunConfig, game string) func() {
 		}
 		layout = td.NetworkLayout(n.Topology())
 	}
-	a := td.NewTD(l, layout, opt, cfg.Gamma, *cfg.Lambda)
+	a := td.New(l, layout, opt, cfg.Gamma, *cfg.Lambda)
 	x := make([]float64, e.ObservationSize())
 	e.Next(x)
 	a.Start(x)

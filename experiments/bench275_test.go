@@ -54,7 +54,7 @@ func (s *syntheticStream) Next(x []float64) float64 {
 
 // newSyntheticAgent returns a started agent for cfg at 275 inputs, a network
 // learner moved to its last stage.
-func newSyntheticAgent(tb testing.TB, cfg RunConfig) (*td.TD, *syntheticStream) {
+func newSyntheticAgent(tb testing.TB, cfg RunConfig) (*td.Agent, *syntheticStream) {
 	r, err := cfg.Resolve()
 	if err != nil {
 		tb.Fatal(err)
@@ -67,7 +67,7 @@ func newSyntheticAgent(tb testing.TB, cfg RunConfig) (*td.TD, *syntheticStream) 
 		}
 		layout = td.NetworkLayout(n.Topology())
 	}
-	a := td.NewTD(l, layout, opt, cfg.Gamma, *cfg.Lambda)
+	a := td.New(l, layout, opt, cfg.Gamma, *cfg.Lambda)
 	s := newSyntheticStream()
 	x := make([]float64, syntheticInputs)
 	s.Next(x)

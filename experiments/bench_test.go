@@ -27,7 +27,7 @@ var endToEndCases = []endToEnd{
 
 // newFinalStageAgent returns the environment and a started agent for the
 // resolved cfg, with a network learner moved to its last stage (all features).
-func newFinalStageAgent(tb testing.TB, cfg RunConfig) (*td.TD, func(x []float64) (float64, float64)) {
+func newFinalStageAgent(tb testing.TB, cfg RunConfig) (*td.Agent, func(x []float64) (float64, float64)) {
 	r, err := cfg.Resolve()
 	if err != nil {
 		tb.Fatal(err)
@@ -41,7 +41,7 @@ func newFinalStageAgent(tb testing.TB, cfg RunConfig) (*td.TD, func(x []float64)
 		}
 		layout = td.NetworkLayout(n.Topology())
 	}
-	a := td.NewTD(l, layout, opt, cfg.Gamma, *cfg.Lambda)
+	a := td.New(l, layout, opt, cfg.Gamma, *cfg.Lambda)
 	x := make([]float64, e.ObservationSize())
 	e.Next(x)
 	a.Start(x)

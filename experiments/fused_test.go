@@ -53,7 +53,7 @@ func TestTDFusedTraceMatchesGrad(t *testing.T) {
 			if hideFold {
 				opt = plainOptimizer{opt}
 			}
-			a := td.NewTD(l, layout, opt, 0.9, 0.99)
+			a := td.New(l, layout, opt, 0.9, 0.99)
 			x := make([]float64, inputs)
 			next(x)
 			a.Start(x)

@@ -146,7 +146,7 @@ func execute(ctx context.Context, r Resolved, e env.Env, dir string, opts Option
 	curve.WriteString(curveHeader + "\n")
 
 	learner, layout, opt := r.NewLearner(e.ObservationSize())
-	agent := td.NewTD(learner, layout, opt, cfg.Gamma, *cfg.Lambda)
+	agent := td.New(learner, layout, opt, cfg.Gamma, *cfg.Lambda)
 	win := newWindowError(cfg.Window)
 	rets := newReturnWindow(cfg.Window)
 	preds := make([]float64, 3*PredictionsKept) // t, prediction, return

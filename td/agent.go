@@ -9,7 +9,7 @@ import (
 	"github.com/ccn-go/ccn/internal/lanes"
 )
 
-// TD is the online TD(λ) agent of paper Algorithm 1 (Appendix A.2) over an arch.Engine:
+// Agent is the online TD(λ) agent of paper Algorithm 1 (Appendix A.2) over an arch.Engine:
 //
 //	y = v(x_0); z = 0
 //	loop: observe x', cumulant c
@@ -35,7 +35,7 @@ import (
 // at zero trace and fresh optimizer state).
 //
 // After construction a step allocates nothing, except at a stage change.
-type TD struct {
+type Agent struct {
 	gamma, lambda float64
 
 	learner arch.Engine
@@ -55,11 +55,11 @@ type TD struct {
 	done    bool // the observation of y was the last of its episode
 }
 
-// NewTD returns an agent for learner l with discount γ and trace decay λ.
+// New returns an agent for learner l with discount γ and trace decay λ.
 // layout describes l's parameter vector (for a Staged learner it is recomputed
 // from Topology at every stage change). The optimizer is Reset to layout. It
 // panics if layout does not match l or γ, λ are outside [0, 1].
-func NewTD(l arch.Engine, layout Layout, opt Optimizer, gamma, lambda float64) *TD {
+func New(l arch.Engine, layout Layout, opt Optimizer, gamma, lambda float64) *Agent {
 	layout.validate()
 	if layout.Size != l.NumParams() || len(l.Params()) != l.NumParams() {
 		panic(fmt.Sprintf("td: layout size %d, learner has %d parameters", layout.Size, l.NumParams()))
@@ -67,7 +67,7 @@ func NewTD(l arch.Engine, layout Layout, opt Optimizer, gamma, lambda float64) *
 	if !(gamma >= 0 && gamma <= 1) || !(lambda >= 0 && lambda <= 1) {
 		panic(fmt.Sprintf("td: γ = %v and λ = %v must lie in [0, 1]", gamma, lambda))
 	}
-	a := &TD{gamma: gamma, lambda: lambda, learner: l, opt: opt, layout: layout}
+	a := &Agent{gamma: gamma, lambda: lambda, learner: l, opt: opt, layout: layout}
 	a.acc, _ = l.(GradAccumulator)
 	a.folder, _ = opt.(TraceFolder)
 	if s, ok := l.(Staged); ok {
@@ -81,16 +81,16 @@ func NewTD(l arch.Engine, layout Layout, opt Optimizer, gamma, lambda float64) *
 	return a
 }
 
-func (a *TD) resize(n int) {
+func (a *Agent) resize(n int) {
 	a.z = make([]float64, n)
 	a.g = make([]float64, n)
 }
 
 // Start makes the first prediction y = v(x_0) and returns it; call it once,
 // before Step.
-func (a *TD) Start(x []float64) float64 {
+func (a *Agent) Start(x []float64) float64 {
 	if a.started {
-		panic("td: TD.Start called twice")
+		panic("td: Agent.Start called twice")
 	}
 	a.started = true
 	a.y = a.learner.Step(x)
@@ -103,9 +103,9 @@ func (a *TD) Start(x []float64) float64 {
 // Step observes x' and the cumulant c of the transition into it, updates θ and
 // returns the new prediction y' = v(x'). ok is false if y' is NaN or ±Inf
 // (the run has diverged); see also ParamsFinite.
-func (a *TD) Step(x []float64, c float64) (y float64, ok bool) {
+func (a *Agent) Step(x []float64, c float64) (y float64, ok bool) {
 	if !a.started {
-		panic("td: TD.Step before Start")
+		panic("td: Agent.Step before Start")
 	}
 	y = a.learner.Step(x)
 	a.checkStage()
@@ -137,9 +137,9 @@ func (a *TD) Step(x []float64, c float64) (y float64, ok bool) {
 
 // EndEpisode marks the observation of the latest Start or Step as the last
 // step of its episode: the next Step's target is 0 and its trace decay 0.
-func (a *TD) EndEpisode() {
+func (a *Agent) EndEpisode() {
 	if !a.started {
-		panic("td: TD.EndEpisode before Start")
+		panic("td: Agent.EndEpisode before Start")
 	}
 	a.done = true
 }
@@ -148,7 +148,7 @@ func (a *TD) EndEpisode() {
 // parameter shows in the next prediction, but an infinite one can hide in a
 // saturated gate, so a run checks this too (every few thousand steps: the
 // check costs as much as a fifth of a small network's step).
-func (a *TD) ParamsFinite() bool {
+func (a *Agent) ParamsFinite() bool {
 	// x·0 is 0 for finite x and NaN for NaN or ±Inf.
 	bad := 0.0
 	for _, p := range a.learner.Params() {
@@ -158,7 +158,7 @@ func (a *TD) ParamsFinite() bool {
 }
 
 // checkStage remaps the trace and optimizer state after a stage change.
-func (a *TD) checkStage() {
+func (a *Agent) checkStage() {
 	if a.staged == nil || a.staged.Stage() == a.stage {
 		return
 	}
@@ -178,10 +178,10 @@ func (a *TD) checkStage() {
 }
 
 // Prediction returns the latest prediction.
-func (a *TD) Prediction() float64 { return a.y }
+func (a *Agent) Prediction() float64 { return a.y }
 
 // Trace returns a view of the eligibility trace z (in the current layout).
-func (a *TD) Trace() []float64 { return a.z }
+func (a *Agent) Trace() []float64 { return a.z }
 
 // Layout returns the current layout of the learner's parameter vector.
-func (a *TD) Layout() Layout { return a.layout }
+func (a *Agent) Layout() Layout { return a.layout }

@@ -53,7 +53,7 @@ func TestTDMatchesAlgorithm1(t *testing.T) {
 	}
 
 	l := newLinear(n)
-	a := NewTD(l, Layout{Size: n, HeadStart: 0, HeadEnd: n, Features: n}, &sgd{alpha}, gamma, lambda)
+	a := New(l, Layout{Size: n, HeadStart: 0, HeadEnd: n, Features: n}, &sgd{alpha}, gamma, lambda)
 	assert.Equal(t, 0.0, a.Start(xs[0]))
 	for i := 1; i <= steps; i++ {
 		got, ok := a.Step(xs[i], cs[i])
@@ -67,7 +67,7 @@ func TestTDMatchesAlgorithm1(t *testing.T) {
 
 func TestTDDetectsDivergence(t *testing.T) {
 	l := newLinear(2)
-	a := NewTD(l, Layout{Size: 2, HeadEnd: 2, Features: 2}, &sgd{1e300}, 0.9, 0.9)
+	a := New(l, Layout{Size: 2, HeadEnd: 2, Features: 2}, &sgd{1e300}, 0.9, 0.9)
 	a.Start([]float64{1, 1})
 	diverged := false
 	for range 10 {
@@ -79,7 +79,7 @@ func TestTDDetectsDivergence(t *testing.T) {
 	assert.True(t, diverged)
 
 	l2 := newLinear(2)
-	b := NewTD(l2, Layout{Size: 2, HeadEnd: 2, Features: 2}, &sgd{0}, 0.9, 0.9)
+	b := New(l2, Layout{Size: 2, HeadEnd: 2, Features: 2}, &sgd{0}, 0.9, 0.9)
 	assert.True(t, b.ParamsFinite())
 	l2.theta[1] = math.Inf(-1)
 	assert.False(t, b.ParamsFinite())
@@ -95,7 +95,7 @@ func TestTDRemapsAtStageChange(t *testing.T) {
 	const gamma, lambda = 0.9, 0.5
 	l := newStaged(m, u, every)
 	opt := &RMSProp{StepSize: 1e-3}
-	a := NewTD(l, NetworkLayout(l.topo), opt, gamma, lambda)
+	a := New(l, NetworkLayout(l.topo), opt, gamma, lambda)
 	x := []float64{1, 2, 3}
 	a.Start(x)
 	for range every - 1 {
@@ -135,7 +135,7 @@ func TestTDRemapsAtStageChange(t *testing.T) {
 func TestTDZeroAllocs(t *testing.T) {
 	for _, opt := range []Optimizer{&Adam{StepSize: 1e-3}, &RMSProp{StepSize: 1e-3}} {
 		l := newStaged(12, 4, 0)
-		a := NewTD(l, NetworkLayout(l.topo), opt, 0.9, 0.99)
+		a := New(l, NetworkLayout(l.topo), opt, 0.9, 0.99)
 		x := make([]float64, 12)
 		a.Start(x)
 		allocs := testing.AllocsPerRun(100, func() { a.Step(x, 1) })
@@ -143,11 +143,11 @@ func TestTDZeroAllocs(t *testing.T) {
 	}
 }
 
-func TestNewTDPanics(t *testing.T) {
+func TestNewPanics(t *testing.T) {
 	l := newLinear(3)
 	assert.PanicsWithValue(t, "td: layout size 2, learner has 3 parameters", func() {
-		NewTD(l, Layout{Size: 2, HeadEnd: 2, Features: 1}, &sgd{}, 0.9, 0.9)
+		New(l, Layout{Size: 2, HeadEnd: 2, Features: 1}, &sgd{}, 0.9, 0.9)
 	})
-	assert.Panics(t, func() { NewTD(l, Layout{Size: 3, HeadEnd: 3, Features: 1}, &sgd{}, math.NaN(), 0.9) })
-	assert.Panics(t, func() { NewTD(l, Layout{Size: 3, HeadEnd: 3, Features: 1}, &sgd{}, 0.9, 1.5) })
+	assert.Panics(t, func() { New(l, Layout{Size: 3, HeadEnd: 3, Features: 1}, &sgd{}, math.NaN(), 0.9) })
+	assert.Panics(t, func() { New(l, Layout{Size: 3, HeadEnd: 3, Features: 1}, &sgd{}, 0.9, 1.5) })
 }

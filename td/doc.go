@@ -10,7 +10,7 @@
 //	      θ  = θ + Optimizer(α, δ·z)
 //	      y  = y'
 //
-// TD is the agent; the update direction δ·z goes through an Optimizer: Adam
+// Agent is the TD(λ) agent; the update direction δ·z goes through an Optimizer: Adam
 // with β1 = 0 (paper Table 1) or RMSProp as the authors' code runs it. A
 // Layout tells the optimizer where the learner's head lies; a Staged learner
 // (a growing network, paper §3.2) changes its layout at a stage change, and

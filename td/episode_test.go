@@ -95,7 +95,7 @@ func TestTDEpisodesMatchAlgorithm1(t *testing.T) {
 		if fused {
 			learner = fusedLinear{l}
 		}
-		a := NewTD(learner, Layout{Size: n, HeadEnd: n, Features: n}, &sgd{alpha}, gamma, lambda)
+		a := New(learner, Layout{Size: n, HeadEnd: n, Features: n}, &sgd{alpha}, gamma, lambda)
 		a.Start(xs[0])
 		if done[0] {
 			a.EndEpisode()
@@ -114,7 +114,7 @@ func TestTDEpisodesMatchAlgorithm1(t *testing.T) {
 	// Teeth: without EndEpisode the agent bootstraps across the boundaries
 	// and its predictions leave the transcription's.
 	l := newLinear(n)
-	a := NewTD(l, Layout{Size: n, HeadEnd: n, Features: n}, &sgd{alpha}, gamma, lambda)
+	a := New(l, Layout{Size: n, HeadEnd: n, Features: n}, &sgd{alpha}, gamma, lambda)
 	a.Start(xs[0])
 	differ := false
 	for i := 1; i < steps; i++ {
@@ -127,6 +127,6 @@ func TestTDEpisodesMatchAlgorithm1(t *testing.T) {
 }
 
 func TestTDEndEpisodeBeforeStartPanics(t *testing.T) {
-	a := NewTD(newLinear(1), Layout{Size: 1, HeadEnd: 1, Features: 1}, &sgd{0.1}, 0.9, 0.9)
-	assert.PanicsWithValue(t, "td: TD.EndEpisode before Start", a.EndEpisode)
+	a := New(newLinear(1), Layout{Size: 1, HeadEnd: 1, Features: 1}, &sgd{0.1}, 0.9, 0.9)
+	assert.PanicsWithValue(t, "td: Agent.EndEpisode before Start", a.EndEpisode)
 }

@@ -10,12 +10,12 @@ import (
 
 // A CCN learning trace patterning online with TD(λ) and RMSProp: the agent
 // follows the network through its stage changes.
-func ExampleNewTD() {
+func ExampleNew() {
 	e := env.NewTracePatterning(env.TraceConfig{}, 1)
 	net := forward.NewNetwork(forward.NetworkConfig{
 		Inputs: e.ObservationSize(), FeaturesPerStage: 2, MaxFeatures: 6, StepsPerStage: 1000, Seed: 1,
 	})
-	agent := td.NewTD(net, td.NetworkLayout(net.Topology()), &td.RMSProp{StepSize: 3e-4}, 0.9, 0.99)
+	agent := td.New(net, td.NetworkLayout(net.Topology()), &td.RMSProp{StepSize: 3e-4}, 0.9, 0.99)
 	x := make([]float64, e.ObservationSize())
 	e.Next(x)
 	agent.Start(x)

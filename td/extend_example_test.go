@@ -43,7 +43,7 @@ func Example_learner() {
 	n := e.ObservationSize()
 	l := newLinear(n)
 	layout := td.Layout{Size: n + 1, HeadStart: 0, HeadEnd: n + 1, Features: n}
-	agent := td.NewTD(l, layout, &td.RMSProp{StepSize: 1e-3}, e.Gamma(), 0.99)
+	agent := td.New(l, layout, &td.RMSProp{StepSize: 1e-3}, e.Gamma(), 0.99)
 
 	const steps = 200_000
 	x := make([]float64, n)

@@ -42,7 +42,7 @@ func main() {
 	e := r.NewEnv()
 	l, layout, opt := r.NewLearner(e.ObservationSize())
 	c := r.Config()
-	agent := td.NewTD(l, layout, opt, c.Gamma, *c.Lambda)
+	agent := td.New(l, layout, opt, c.Gamma, *c.Lambda)
 	n := l.(*forward.Network)
 	x := make([]float64, e.ObservationSize())
 	_, ret := e.Next(x)

@@ -63,7 +63,7 @@ func main() {
 		os.Exit(2)
 	}
 	defer catalog.Close(e)
-	a := td.NewTD(l, layout, opt, cfg.Gamma, *cfg.Lambda)
+	a := td.New(l, layout, opt, cfg.Gamma, *cfg.Lambda)
 	episodic, _ := e.(env.Episodic)
 	endEpisode := func() {
 		if episodic != nil && episodic.Done() {
