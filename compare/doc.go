@@ -23,7 +23,13 @@
 //   - forward.Network followed through stage changes (CheckStaged, paper
 //     §3.2–3.3): after each AdvanceStage the reference carries the parameters
 //     over by itself and enters the new stage from the state and
-//     normalization statistics its own forward pass reached.
+//     normalization statistics its own forward pass reached;
+//   - forward.Network whose stages freeze when learned (CheckAutoStaged,
+//     docs/stages.md): the reference freezes at the steps the engine's
+//     forward.AutoFreeze test picked;
+//   - forward.Linear, the memoryless control (CheckLinear), and forward.RTU,
+//     Recurrent Trace Units (CheckRTU, docs/rtu.md), with and without the
+//     online normalization, against the unrolled graph of the same layer.
 //
 // Injection names known mistakes (ccn verify --inject, ccn run --inject) that
 // the checks must catch. RunGate is the gradient gate before a run, the

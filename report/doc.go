@@ -30,6 +30,9 @@
 //	atari-normalization     Figure 13 atari-normalization-ablation: CCN with and without normalization, per game
 //	stream                  Figure 3  the trace patterning stream (no results needed)
 //	online-gradients        beyond the paper, online-gradients: CCN, Columnar, T-BPTT, SnAp-1, UORO at matched compute
+//	dependency-length       beyond the paper, dependency-length: final error over the best constant's against the ISI
+//	dependency-length-curves beyond the paper, dependency-length: learning curves per ISI range
+//	frames                  Figure 7  the five pixel games' screens and frames (no results needed)
 //	gradient_bias, cost     the truncation study (DIR/truncation, package truncation)
 //	gradient_estimators     the truncation study: T-BPTT, SnAp-1, UORO, dense RTRL, error against cost
 //

@@ -48,7 +48,7 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(fs.Output(), "usage: ccn sweep FILE --scale S --out DIR [-j N | --emit-tasks FILE | --emit-slurm FILE]")
 		printFlags(fs)
 	}
-	scale := fs.String("scale", "quick", "`scale` of the study: paper, quick or smoke (any the file defines)")
+	scale := fs.String("scale", "quick", "`scale` of the study: smoke, quick, medium or paper (any the file defines)")
 	out := fs.String("out", "", "results `dir`ectory (required; its parent must exist); runs go to DIR/runs/ID")
 	jobs := intFlag(fs, "j", runtime.NumCPU(), "runs computed at once by the local pool")
 	emitTasks := fs.String("emit-tasks", "", "write one ccn run command per runnable run to this `file` instead of running")
