@@ -1,7 +1,8 @@
 // Package docs holds the project's documentation as Markdown files, one topic
 // per page (architecture.md, cli.md, equations.md, formats.md, running-at-scale.md,
 // results.md, verification.md, performance.md, atari.md, truncation-study.md,
-// extending.md), beside the front page README.md and CONTRIBUTING.md at the
+// rtu.md, stages.md, extending.md, testing-tiers.md), beside the front page
+// README.md and CONTRIBUTING.md at the
 // repository root. It has no code.
 //
 // Its tests check the documents against the repository: every relative link
