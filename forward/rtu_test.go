@@ -210,31 +210,22 @@ func TestRTUPanics(t *testing.T) {
 }
 
 // BenchmarkRTU sizes both variants from 4 to 64 units on 12 inputs.
-func BenchmarkRTU(b *testing.B) {
-	for _, linear := range []bool{false, true} {
-		for _, n := range []int{4, 16, 64} {
-			b.Run(fmt.Sprintf("linear=%v/n=%d", linear, n), func(b *testing.B) {
-				e := newTestRTU(arch.RTU{Units: n, Inputs: 12, Linear: linear}, 1)
-				xs := benchInputs(12)
-				dst := make([]float64, e.NumParams())
-				b.ReportAllocs()
-				for i := 0; b.Loop(); i++ {
-					e.Step(xs[i&63])
-					e.Grad(dst)
-				}
-				b.ReportMetric(float64(e.OpsPerStep()), "ops/step")
-			})
-		}
-	}
-}
+func BenchmarkRTU(b *testing.B) { benchRTU(b, []int{4, 16, 64}, arch.Normalization{}) }
 
 // BenchmarkRTUNormalized is BenchmarkRTU at 16 and 21 units with the online
 // normalization on (the default of ccn run).
 func BenchmarkRTUNormalized(b *testing.B) {
+	benchRTU(b, []int{16, 21}, arch.Normalization{Enabled: true})
+}
+
+// benchRTU times one Step and one Grad of both variants at each number of
+// units on 12 inputs, normalized as norm says, with the engine's operation
+// count per step as a metric.
+func benchRTU(b *testing.B, units []int, norm arch.Normalization) {
 	for _, linear := range []bool{false, true} {
-		for _, n := range []int{16, 21} {
+		for _, n := range units {
 			b.Run(fmt.Sprintf("linear=%v/n=%d", linear, n), func(b *testing.B) {
-				e := newTestRTU(arch.RTU{Units: n, Inputs: 12, Linear: linear, Norm: arch.Normalization{Enabled: true}}, 1)
+				e := newTestRTU(arch.RTU{Units: n, Inputs: 12, Linear: linear, Norm: norm}, 1)
 				xs := benchInputs(12)
 				dst := make([]float64, e.NumParams())
 				b.ReportAllocs()
