@@ -21,7 +21,7 @@ help:
 	@echo "make verify         ccn verify: every engine against the Gorgonia reference, as a table"
 	@echo "make bench          benchmarks of every hot path (ns/step, allocations)"
 	@echo "make test-learning  the long learning check (millions of trace-patterning steps per method)"
-	@echo "make plots          verify, run or resume every study at SCALE (quick; paper, smoke), render figures/SCALE"
+	@echo "make plots          verify, run or resume every study at SCALE (quick; smoke, medium, paper), render figures/SCALE"
 	@echo "make sweep-smoke    every study of experiments/configs at the smoke scale (local pool), then ccn collect"
 	@echo "make test-slurm     start a single-node Slurm (root; scripts/slurm-up.sh) and test a sweep through it"
 
