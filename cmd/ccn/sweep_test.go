@@ -139,14 +139,18 @@ func sameResults(t *testing.T, want, got string) {
 }
 
 // timeless returns a run's summary.json without the fields that measure
-// time.
+// time and without the binary's VCS stamp (revision, version): a run made in
+// the test process and one made by a built ccn are different binaries, and
+// whether go build stamps the revision depends on the environment (GOFLAGS).
+// The numerics field, which decides whether results may be pooled, stays.
 func timeless(t *testing.T, dir string) map[string]any {
 	b, err := os.ReadFile(filepath.Join(dir, experiments.SummaryFile))
 	require.NoError(t, err)
 	var m map[string]any
 	require.NoError(t, json.Unmarshal(b, &m))
-	delete(m, "wall_seconds")
-	delete(m, "steps_per_second")
+	for _, k := range []string{"wall_seconds", "steps_per_second", "revision", "version"} {
+		delete(m, k)
+	}
 	return m
 }
 
