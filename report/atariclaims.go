@@ -56,6 +56,20 @@ type atariData struct {
 	plans  map[string]*sweep.Plan
 }
 
+// scored reports whether the candidate s selects has a score (Plan.Select:
+// over every environment when the plan selects across them), rather than
+// being first only because no candidate has one yet.
+func (d *atariData) scored(s sweep.Selected) bool {
+	p, g := s.Plan, s.Group
+	var scores []sweep.Score
+	if f := p.Groups[g].Family; p.Selection == sweep.AcrossEnvs && f != "" {
+		scores, _ = p.RankAcrossEnvs(f, d.res.Outcome)
+	} else {
+		scores, _ = p.Rank(g, d.res.Outcome)
+	}
+	return !math.IsNaN(scores[0].Mean)
+}
+
 func newAtariData(res *sweep.Results, scale string) (*atariData, error) {
 	d := &atariData{res: res, scale: scale, groups: map[[3]string]*atariGroup{},
 		norm: map[[3]string]sweep.Normalized{}, plans: map[string]*sweep.Plan{}}
@@ -231,10 +245,14 @@ func WriteAtariClaimsAt(w io.Writer, res *sweep.Results, scale string) error {
 			}
 			s := g.sel
 			settled := "yes"
+			label := s.Plan.Groups[s.Group].Candidates[s.Candidate].Label
 			if !s.Settled {
 				settled = "**no** (sweep running: provisional)"
+				if !d.scored(s) {
+					label = "none yet (no candidate has a complete check run on every game)"
+				}
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", study, f, s.Plan.Groups[s.Group].Candidates[s.Candidate].Label, settled)
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", study, f, label, settled)
 		}
 	}
 	b.WriteString(atariTableHead)

@@ -379,6 +379,12 @@ func TestAtariClaimsPending(t *testing.T) {
 			if grp.Env == "freeway" {
 				require.NoError(t, os.RemoveAll(sweep.RunDir(dir, p.SweepTasks(g)[0].ID)))
 			}
+		case "linear": // no check run of the control on freeway yet
+			if grp.Env == "freeway" {
+				for _, task := range p.SweepTasks(g) {
+					require.NoError(t, os.RemoveAll(sweep.RunDir(dir, task.ID)))
+				}
+			}
 		}
 	}
 	res, err := sweep.Collect(dir)
@@ -387,6 +393,9 @@ func TestAtariClaimsPending(t *testing.T) {
 	require.NoError(t, report.WriteAtariClaims(&b, res))
 	text := b.String()
 	assert.Equal(t, "**no** (sweep running: provisional)", cells(t, text, report.StudyAtariMain, "columnar")[3])
+	assert.NotContains(t, cells(t, text, report.StudyAtariMain, "columnar")[2], "none yet", "Columnar's other check runs score its candidates")
+	assert.Equal(t, []string{"none yet (no candidate has a complete check run on every game)", "**no** (sweep running: provisional)"},
+		cells(t, text, report.StudyAtariMain, "linear")[2:4], "no candidate of the control is scored on freeway")
 	assert.Equal(t, "yes", cells(t, text, report.StudyAtariMain, "constructive")[3])
 	assert.Equal(t, []string{"0", "0", "—", "—; —", "—; —", "0 (0)"}, cells(t, text, report.StudyAtariMain, "ccn", "breakout")[3:])
 	for _, id := range []string{"A1", "A2", "A5", "A6"} {
