@@ -70,6 +70,16 @@ const gateDenseUnroll = 10
 // weights with the run's normalization, saturating ones with FastNorm.
 var gateScales = [2]float64{0.5, 1.5}
 
+// gateNorm returns the normalization of the gate's check i of a learner
+// normalized with run, and its name: the run's own settings, except that the
+// second check of a normalized learner uses FastNorm.
+func gateNorm(i int, run arch.Normalization) (arch.Normalization, string) {
+	if i == 1 && run.Enabled {
+		return FastNorm, "normalization β=0.9"
+	}
+	return run, "the run's normalization"
+}
+
 // streamInputs returns n observations of the stream e after skipping warmup
 // of them: the inputs a run will see, from a random point of its stream.
 func streamInputs(e env.Env, warmup, n int) [][]float64 {
@@ -122,10 +132,7 @@ func Gate(spec GateSpec) error {
 		var err error
 		switch {
 		case spec.Net != nil:
-			norm, normName := spec.Net.Norm, "the run's normalization"
-			if i == 1 && norm.Enabled {
-				norm, normName = FastNorm, "normalization β=0.9"
-			}
+			norm, normName := gateNorm(i, spec.Net.Norm)
 			m := len(spec.Xs[0])
 			if spec.Net.MaxFeatures > spec.Net.FeaturesPerStage {
 				seg := StagedSpec{Inputs: m, FeaturesPerStage: spec.Net.FeaturesPerStage, MaxFeatures: spec.Net.MaxFeatures, Norm: norm}
@@ -150,18 +157,16 @@ func Gate(spec GateSpec) error {
 				checks, as = []string{fmt.Sprintf("columnar %d (%s, scale %g)", spec.Net.MaxFeatures, normName, scale)}, []Agreement{a}
 			}
 		case spec.Linear != nil:
-			shape, normName := *spec.Linear, "the run's normalization"
-			if i == 1 && shape.Norm.Enabled {
-				shape.Norm, normName = FastNorm, "normalization β=0.9"
-			}
+			shape := *spec.Linear
+			var normName string
+			shape.Norm, normName = gateNorm(i, shape.Norm)
 			var a Agreement
 			a, err = CheckLinear(r, shape, tr, rng, spec.Inject.Forward())
 			checks, as = []string{fmt.Sprintf("linear m=%d (%s, scale %g)", shape.Inputs, normName, scale)}, []Agreement{a}
 		case spec.RTU != nil:
-			shape, normName := *spec.RTU, "the run's normalization"
-			if i == 1 && shape.Norm.Enabled {
-				shape.Norm, normName = FastNorm, "normalization β=0.9"
-			}
+			shape := *spec.RTU
+			var normName string
+			shape.Norm, normName = gateNorm(i, shape.Norm)
 			var a Agreement
 			a, err = CheckRTU(r, shape, tr, rng, spec.Inject.Forward())
 			kind := "RTU"
