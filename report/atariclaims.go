@@ -56,18 +56,11 @@ type atariData struct {
 	plans  map[string]*sweep.Plan
 }
 
-// scored reports whether the candidate s selects has a score (Plan.Select:
-// over every environment when the plan selects across them), rather than
-// being first only because no candidate has one yet.
+// scored reports whether the candidate s selects has a score over the sweep
+// seeds, rather than being first only because no candidate has one yet.
 func (d *atariData) scored(s sweep.Selected) bool {
-	p, g := s.Plan, s.Group
-	var scores []sweep.Score
-	if f := p.Groups[g].Family; p.Selection == sweep.AcrossEnvs && f != "" {
-		scores, _ = p.RankAcrossEnvs(f, d.res.Outcome)
-	} else {
-		scores, _ = p.Rank(g, d.res.Outcome)
-	}
-	return !math.IsNaN(scores[0].Mean)
+	score, _ := s.Plan.SelectScore(s.Group, d.res.Outcome)
+	return !math.IsNaN(score.Mean)
 }
 
 func newAtariData(res *sweep.Results, scale string) (*atariData, error) {

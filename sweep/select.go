@@ -116,12 +116,22 @@ func (p *Plan) Best(g int, look func(id string) Outcome) (int, bool) {
 // settled is false: the first of Rank, or, when the plan selects across
 // environments, the first of RankAcrossEnvs of the group's family.
 func (p *Plan) Select(g int, look func(id string) Outcome) (c int, settled bool) {
+	s, settled := p.SelectScore(g, look)
+	return s.Candidate, settled
+}
+
+// SelectScore is Select with the selected candidate's score over the sweep
+// seeds (across environments when the plan selects across them); its Mean
+// is NaN while no candidate has one, the selection then being the first
+// candidate by default.
+func (p *Plan) SelectScore(g int, look func(id string) Outcome) (s Score, settled bool) {
+	var scores []Score
 	if f := p.Groups[g].Family; p.Selection == AcrossEnvs && f != "" {
-		scores, settled := p.RankAcrossEnvs(f, look)
-		return scores[0].Candidate, settled
+		scores, settled = p.RankAcrossEnvs(f, look)
+	} else {
+		scores, settled = p.Rank(g, look)
 	}
-	scores, settled := p.Rank(g, look)
-	return scores[0].Candidate, settled
+	return scores[0], settled
 }
 
 // relativeScore summarizes the relative errors final_error/return_variance
