@@ -36,17 +36,8 @@ func rtuFDWorst(e *RTU, xs [][]float64) float64 {
 	run()
 	grad := make([]float64, e.NumParams())
 	e.Grad(grad)
-	const h = 1e-6
-	p := e.Params()
 	worst := 0.0
-	for i := range p {
-		orig := p[i]
-		p[i] = orig + h
-		up := run()
-		p[i] = orig - h
-		down := run()
-		p[i] = orig
-		fd := (up - down) / (2 * h)
+	for i, fd := range centralDiff(e.Params(), run) {
 		worst = math.Max(worst, math.Abs(fd-grad[i])/math.Max(1, math.Abs(fd)))
 	}
 	return worst
