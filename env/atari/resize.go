@@ -3,6 +3,7 @@ package atari
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Fixed-point precision of OpenCV's 8-bit linear resize: coefficients are
@@ -35,6 +36,18 @@ type Resizer struct {
 	srcH, srcW, dstH, dstW int
 	xofs, yofs             []int   // first source column / row per output
 	alpha, beta            []int32 // fixed-point weights, 2 per output column / row
+
+	// The pixels Resize reads: rows × cols (ascending source indices), and
+	// per output row / column the indices into them of its two taps.
+	rows, cols []int
+	ty         []int    // 2 per output row
+	colTaps    []colTap // 1 per output column
+}
+
+// colTap is an output column's two sampled columns and their weights.
+type colTap struct {
+	j0, j1 int
+	a0, a1 int32
 }
 
 // NewResizer returns a Resizer from srcH×srcW to dstH×dstW. It panics if a
@@ -73,7 +86,83 @@ func NewResizer(srcH, srcW, dstH, dstW int) *Resizer {
 		r.yofs[dy] = sy
 		r.beta[2*dy], r.beta[2*dy+1] = weights(fy)
 	}
+	r.setTaps()
 	return r
+}
+
+// setTaps lists the source rows and columns that Resize reads and indexes
+// each output's taps into them. Resize reads rows yofs and yofs+1 (clamped)
+// for every output row, columns xofs and, where the second weight is not
+// zero, xofs+1 (a column whose second weight is zero uses its first tap
+// twice, times zero).
+func (r *Resizer) setTaps() {
+	ty, tx := make([]int, 2*r.dstH), make([]int, 2*r.dstW)
+	for dy, sy := range r.yofs {
+		ty[2*dy], ty[2*dy+1] = max(0, min(r.srcH-1, sy)), max(0, min(r.srcH-1, sy+1))
+	}
+	for dx, sx := range r.xofs {
+		tx[2*dx], tx[2*dx+1] = sx, sx
+		if r.alpha[2*dx+1] != 0 {
+			tx[2*dx+1] = sx + 1
+		}
+	}
+	r.rows, r.ty = index(ty)
+	var j []int
+	r.cols, j = index(tx)
+	r.colTaps = make([]colTap, r.dstW)
+	for dx := range r.colTaps {
+		r.colTaps[dx] = colTap{j[2*dx], j[2*dx+1], r.alpha[2*dx], r.alpha[2*dx+1]}
+	}
+}
+
+// index returns the distinct values of v in ascending order and, for each
+// element of v, its position among them.
+func index(v []int) (distinct, pos []int) {
+	distinct = slices.Clone(v)
+	slices.Sort(distinct)
+	distinct = slices.Compact(distinct)
+	pos = make([]int, len(v))
+	for i, x := range v {
+		pos[i], _ = slices.BinarySearch(distinct, x)
+	}
+	return distinct, pos
+}
+
+// Samples returns the source rows and columns that Resize reads, each in
+// ascending order without repeats: the output depends only on the source
+// pixels (rows[i], cols[j]), which ResizeSampled takes alone. The slices are
+// the caller's.
+func (r *Resizer) Samples() (rows, cols []int) {
+	return slices.Clone(r.rows), slices.Clone(r.cols)
+}
+
+// ResizeSampled writes into dst (dstH·dstW pixels) exactly what Resize writes
+// for a source src whose sampled pixels are
+//
+//	sampled[i·len(cols) + j] = src[rows[i]·srcW + cols[j]]
+//
+// with rows and cols as Samples returns them; it reads nothing else, so a
+// caller can draw only those pixels. It panics if a length is wrong. It does
+// not allocate.
+func (r *Resizer) ResizeSampled(dst, sampled []uint8) {
+	nc := len(r.cols)
+	if len(sampled) != len(r.rows)*nc || len(dst) != r.dstH*r.dstW {
+		panic(fmt.Sprintf("atari: resize sampled lengths %d → %d, want %d → %d", len(sampled), len(dst), len(r.rows)*nc, r.dstH*r.dstW))
+	}
+	taps := r.colTaps
+	for dy := range r.dstH {
+		i0, i1 := r.ty[2*dy]*nc, r.ty[2*dy+1]*nc
+		s0, s1 := sampled[i0:i0+nc], sampled[i1:i1+nc]
+		b0, b1 := int64(r.beta[2*dy]), int64(r.beta[2*dy+1])
+		out := dst[dy*r.dstW : (dy+1)*r.dstW]
+		out = out[:len(taps)]
+		for dx, c := range taps {
+			h0 := c.a0*int32(s0[c.j0]) + c.a1*int32(s0[c.j1])
+			h1 := c.a0*int32(s1[c.j0]) + c.a1*int32(s1[c.j1])
+			v := (b0*int64(h0) + b1*int64(h1) + 1<<(2*coefBits-1)) >> (2 * coefBits)
+			out[dx] = uint8(max(0, min(255, v)))
+		}
+	}
 }
 
 // Resize writes the resized src (srcH·srcW pixels, row-major) into dst
@@ -110,4 +199,15 @@ var screenResizer = NewResizer(ScreenHeight, ScreenWidth, FrameSide, FrameSide)
 // It does not allocate.
 func Downscale(frame *[FrameSize]uint8, screen []uint8) {
 	screenResizer.Resize(frame[:], screen)
+}
+
+// ScreenSamples returns the screen rows and columns that Downscale reads
+// (Resizer.Samples): 32 rows and the 32 columns 10k+4, 10k+5.
+func ScreenSamples() (rows, cols []int) { return screenResizer.Samples() }
+
+// DownscaleSampled writes into frame what Downscale writes for a screen whose
+// pixels at the rows and columns of ScreenSamples are sampled
+// (Resizer.ResizeSampled). It does not allocate.
+func DownscaleSampled(frame *[FrameSize]uint8, sampled []uint8) {
+	screenResizer.ResizeSampled(frame[:], sampled)
 }

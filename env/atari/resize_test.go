@@ -1,6 +1,9 @@
 package atari
 
 import (
+	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -31,7 +34,7 @@ func TestResizeUpscaleHandComputed(t *testing.T) {
 // output column dx samples columns 10dx+4 and 10dx+5 with weights ½, ½;
 // output row dy samples rows ⌊13.125dy + 6.0625⌋ and the next with weight
 // frac(13.125dy + 6.0625) on the second: row 0 → rows 6, 7 (15/16, 1/16),
-// row 1 → rows 19, 20 (13/16, 3/16), row 15 → rows 203, 204 (1/16 … ).
+// row 1 → rows 19, 20 (13/16, 3/16), row 15 → rows 202, 203 (1/16, 15/16).
 func TestDownscaleHandComputed(t *testing.T) {
 	screen := make([]uint8, ScreenHeight*ScreenWidth)
 	set := func(y, x int, v uint8) { screen[y*ScreenWidth+x] = v }
@@ -80,6 +83,83 @@ func TestDownscaleUniformScreen(t *testing.T) {
 func TestResizePanics(t *testing.T) {
 	assert.Panics(t, func() { NewResizer(0, 1, 1, 1) })
 	assert.Panics(t, func() { NewResizer(2, 2, 4, 4).Resize(make([]uint8, 16), make([]uint8, 3)) })
+	assert.Panics(t, func() { NewResizer(2, 2, 4, 4).ResizeSampled(make([]uint8, 16), make([]uint8, 3)) })
+	assert.Panics(t, func() { NewResizer(2, 2, 4, 4).ResizeSampled(make([]uint8, 15), make([]uint8, 4)) })
+}
+
+// TestResizeSampled: for random sources of several sizes (down, up, mixed,
+// clamped borders), Resize's output does not change when every pixel outside
+// Samples' rows × columns is redrawn at random (Samples lists every pixel
+// Resize reads), and ResizeSampled on the sampled pixels alone writes the
+// same bytes as Resize.
+func TestResizeSampled(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, sz := range [][4]int{
+		{ScreenHeight, ScreenWidth, FrameSide, FrameSide},
+		{2, 2, 4, 4}, {7, 5, 3, 9}, {1, 1, 3, 3}, {100, 3, 7, 1}, {5, 5, 5, 5}, {9, 31, 4, 4}, {3, 40, 11, 6},
+	} {
+		srcH, srcW, dstH, dstW := sz[0], sz[1], sz[2], sz[3]
+		r := NewResizer(srcH, srcW, dstH, dstW)
+		rows, cols := r.Samples()
+		require.True(t, slices.IsSorted(rows) && slices.IsSorted(cols), "%v", sz)
+		inRows, inCols := make([]bool, srcH), make([]bool, srcW)
+		for _, y := range rows {
+			inRows[y] = true
+		}
+		for _, x := range cols {
+			inCols[x] = true
+		}
+		src := make([]uint8, srcH*srcW)
+		want, other, got := make([]uint8, dstH*dstW), make([]uint8, dstH*dstW), make([]uint8, dstH*dstW)
+		sampled := make([]uint8, len(rows)*len(cols))
+		for trial := range 50 {
+			for i := range src {
+				switch trial {
+				case 0:
+					src[i] = 255
+				case 1:
+					src[i] = uint8(i % 2 * 255)
+				default:
+					src[i] = uint8(rng.UintN(256))
+				}
+			}
+			r.Resize(want, src)
+			for i, y := range rows {
+				for j, x := range cols {
+					sampled[i*len(cols)+j] = src[y*srcW+x]
+				}
+			}
+			r.ResizeSampled(got, sampled)
+			require.Equal(t, want, got, "%v trial %d", sz, trial)
+			for y := range srcH {
+				for x := range srcW {
+					if !inRows[y] || !inCols[x] {
+						src[y*srcW+x] = uint8(rng.UintN(256))
+					}
+				}
+			}
+			r.Resize(other, src)
+			require.Equal(t, want, other, "%v trial %d: a pixel outside the samples matters", sz, trial)
+		}
+	}
+}
+
+// TestScreenSamples: Downscale reads rows ⌊13.125dy + 6.0625⌋ and the next
+// (all 32 distinct) and columns 10dx+4, 10dx+5 (see
+// TestDownscaleHandComputed).
+func TestScreenSamples(t *testing.T) {
+	var wantRows, wantCols []int
+	for d := range FrameSide {
+		y := int(math.Floor(13.125*float64(d) + 6.0625))
+		wantRows = append(wantRows, y, y+1)
+		wantCols = append(wantCols, 10*d+4, 10*d+5)
+	}
+	rows, cols := ScreenSamples()
+	assert.Equal(t, wantRows, rows)
+	assert.Equal(t, wantCols, cols)
+	rows[0] = -1 // the caller's copy
+	rows, _ = ScreenSamples()
+	assert.Equal(t, wantRows[0], rows[0])
 }
 
 func BenchmarkDownscale(b *testing.B) {
@@ -91,5 +171,18 @@ func BenchmarkDownscale(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		Downscale(&frame, screen)
+	}
+}
+
+func BenchmarkDownscaleSampled(b *testing.B) {
+	rows, cols := ScreenSamples()
+	sampled := make([]uint8, len(rows)*len(cols))
+	for i := range sampled {
+		sampled[i] = uint8(i)
+	}
+	var frame [FrameSize]uint8
+	b.ReportAllocs()
+	for b.Loop() {
+		DownscaleSampled(&frame, sampled)
 	}
 }

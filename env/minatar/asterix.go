@@ -130,9 +130,9 @@ func (g *asterix) act(a Action, rng *rand.Rand) (float64, bool) {
 
 // draw shows the enemies and gold on odd frames and the player on even
 // ones (shown).
-func (g *asterix) draw(s []uint8, frame int) {
+func (g *asterix) draw(s *canvas, frame int) {
 	if shown(frame, 0) {
-		fill(s, g.playerY, g.playerX, block, asterixPlayer)
+		s.fill(g.playerY, g.playerX, block, asterixPlayer)
 		return
 	}
 	for i, e := range g.entities {
@@ -140,9 +140,9 @@ func (g *asterix) draw(s []uint8, frame int) {
 			continue
 		}
 		if e.gold {
-			fill(s, i+1, e.x, small, asterixGold)
+			s.fill(i+1, e.x, small, asterixGold)
 		} else {
-			fill(s, i+1, e.x, block, asterixEnemy)
+			s.fill(i+1, e.x, block, asterixEnemy)
 		}
 	}
 }

@@ -124,16 +124,16 @@ func (g *breakout) act(a Action, _ *rand.Rand) (float64, bool) {
 	return r, terminal
 }
 
-func (g *breakout) draw(s []uint8, _ int) {
+func (g *breakout) draw(s *canvas, _ int) {
 	for r := range g.bricks {
 		for c, b := range g.bricks[r] {
 			if b {
-				fill(s, r, c, block, breakoutBrick)
+				s.fill(r, c, block, breakoutBrick)
 			}
 		}
 	}
-	fill(s, 9, g.pos, flat, breakoutPaddle)
-	fill(s, g.ballY, g.ballX, small, breakoutBall)
+	s.fill(9, g.pos, flat, breakoutPaddle)
+	s.fill(g.ballY, g.ballX, small, breakoutBall)
 }
 
 // behave moves the paddle toward the column where the ball will next reach

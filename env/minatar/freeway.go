@@ -87,14 +87,14 @@ func (g *freeway) act(a Action, rng *rand.Rand) (float64, bool) {
 }
 
 // draw shows the cars on odd frames and the chicken on even ones (shown).
-func (g *freeway) draw(s []uint8, frame int) {
+func (g *freeway) draw(s *canvas, frame int) {
 	if shown(frame, 1) {
 		for _, c := range g.cars {
-			fill(s, c.y, c.x, block, freewayCar)
+			s.fill(c.y, c.x, block, freewayCar)
 		}
 		return
 	}
-	fill(s, g.pos, 4, block, freewayChicken)
+	s.fill(g.pos, 4, block, freewayChicken)
 }
 
 // behave moves up unless the car of the next row would reach column 4

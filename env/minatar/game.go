@@ -27,9 +27,10 @@ type game interface {
 	// act applies action a for one step and returns the reward and whether
 	// the episode has ended. rng drives the game's own randomness.
 	act(a Action, rng *rand.Rand) (reward float64, terminal bool)
-	// draw paints the state onto a cleared 210×160 screen at the frame-th
-	// step of the episode (1, 2, …; see shown).
-	draw(s []uint8, frame int)
+	// draw paints the state onto a cleared canvas (the 210×160 screen or
+	// its sampled pixels) at the frame-th step of the episode (1, 2, …; see
+	// shown). It changes nothing in the game.
+	draw(s *canvas, frame int)
 	// behave is the scripted policy's choice in the current state; it may
 	// draw from rng (the policy's stream). explore reports whether the
 	// policy may take a random action instead now: a trained agent's

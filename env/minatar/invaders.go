@@ -156,21 +156,21 @@ func (g *invaders) nearestColumn() (int, bool) {
 	return 0, false
 }
 
-func (g *invaders) draw(s []uint8, _ int) {
+func (g *invaders) draw(s *canvas, _ int) {
 	for y := range g.aliens {
 		for x := range g.aliens[y] {
 			if g.aliens[y][x] {
-				fill(s, y, x, block, invadersAlien)
+				s.fill(y, x, block, invadersAlien)
 			}
 			if g.fBull[y][x] {
-				fill(s, y, x, small, invadersFBullet)
+				s.fill(y, x, small, invadersFBullet)
 			}
 			if g.eBull[y][x] {
-				fill(s, y, x, small, invadersEBullet)
+				s.fill(y, x, small, invadersEBullet)
 			}
 		}
 	}
-	fill(s, 9, g.pos, flat, invadersCannon)
+	s.fill(9, g.pos, flat, invadersCannon)
 }
 
 // behave dodges an enemy bullet in the cannon's column within three rows

@@ -203,10 +203,10 @@ func TestDrawn(t *testing.T) {
 // and space-invaders draw the same screen on every frame.
 func TestFlicker(t *testing.T) {
 	screen := func(g game, frame int) map[uint8]bool {
-		s := make([]uint8, atari.ScreenHeight*atari.ScreenWidth)
+		s := newScreen()
 		g.draw(s, frame)
 		seen := map[uint8]bool{}
-		for _, p := range s {
+		for _, p := range s.pix {
 			seen[p] = true
 		}
 		return seen
@@ -268,10 +268,10 @@ func TestFlicker(t *testing.T) {
 // the bottom grid row show in the 16×16 frame.
 func TestBottomRowVisible(t *testing.T) {
 	for _, sh := range []shape{flat, upper, lower} {
-		s := make([]uint8, atari.ScreenHeight*atari.ScreenWidth)
-		fill(s, 9, 4, sh, 200)
+		s := newScreen()
+		s.fill(9, 4, sh, 200)
 		var f [atari.FrameSize]uint8
-		atari.Downscale(&f, s)
+		atari.Downscale(&f, s.pix)
 		lit := 0
 		for _, p := range f {
 			if p > 40 {

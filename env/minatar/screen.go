@@ -1,6 +1,10 @@
 package minatar
 
-import "github.com/ccn-go/ccn/env/atari"
+import (
+	"slices"
+
+	"github.com/ccn-go/ccn/env/atari"
+)
 
 // Grid and screen geometry: grid cell (row, col) covers the screen rows
 // top+cellH·row … +cellH and columns cellW·col … +cellW.
@@ -26,19 +30,70 @@ var (
 	lower = shape{0, 12, 16, 19} // a gauge in the lower half of a cell
 )
 
-// clearScreen fills the screen with the background.
-func clearScreen(s []uint8) {
-	for i := range s {
-		s[i] = background
+// canvas is what a game is drawn on: the 210×160 grey screen (row-major),
+// or only its pixels at some rows and columns. A game paints the screen,
+//
+//	screen[y][x] = v   for y0 ≤ y < y1, x0 ≤ x < x1   (fill)
+//
+// and a sampled canvas keeps the pixels (rows[i], cols[j]) of that screen,
+//
+//	pix[i·len(cols) + j] = screen[rows[i]][cols[j]]
+//
+// painting the rows rowAt[y0] … rowAt[y1]−1 of pix, where rowAt[y] is the
+// number of rows above screen row y (rows ascending), and likewise the
+// columns. The stream draws the pixels that atari.Downscale reads
+// (atari.ScreenSamples, 32×32 of the 33,600) at every step, and the whole
+// screen only when asked for it (Stream.Screen).
+type canvas struct {
+	pix   []uint8
+	width int
+	rowAt *[atari.ScreenHeight + 1]int // nil for the whole screen
+	colAt *[atari.ScreenWidth + 1]int
+}
+
+// newScreen returns a cleared canvas of the whole screen.
+func newScreen() *canvas {
+	return &canvas{pix: make([]uint8, atari.ScreenHeight*atari.ScreenWidth), width: atari.ScreenWidth}
+}
+
+// Downscale's samples of the screen, and their rowAt and colAt tables.
+var (
+	sampledRows, sampledCols = atari.ScreenSamples()
+	sampledRowAt             = func() (at [atari.ScreenHeight + 1]int) { lowerBounds(at[:], sampledRows); return }()
+	sampledColAt             = func() (at [atari.ScreenWidth + 1]int) { lowerBounds(at[:], sampledCols); return }()
+)
+
+// lowerBounds sets at[y] to the number of elements of the ascending list v
+// below y.
+func lowerBounds(at, v []int) {
+	for y := range at {
+		at[y], _ = slices.BinarySearch(v, y)
+	}
+}
+
+// newSampled returns a cleared canvas of the screen pixels Downscale reads.
+func newSampled() *canvas {
+	return &canvas{pix: make([]uint8, len(sampledRows)*len(sampledCols)), width: len(sampledCols),
+		rowAt: &sampledRowAt, colAt: &sampledColAt}
+}
+
+// clear fills the canvas with the background.
+func (c *canvas) clear() {
+	for i := range c.pix {
+		c.pix[i] = background
 	}
 }
 
 // fill draws shape sh of grid cell (row, col) in grey level v.
-func fill(s []uint8, row, col int, sh shape, v uint8) {
+func (c *canvas) fill(row, col int, sh shape, v uint8) {
 	y0, x0 := top+cellH*row, cellW*col
-	for y := y0 + sh.y0; y < y0+sh.y1; y++ {
-		line := s[y*atari.ScreenWidth : (y+1)*atari.ScreenWidth]
-		for x := x0 + sh.x0; x < x0+sh.x1; x++ {
+	y0, y1, x0, x1 := y0+sh.y0, y0+sh.y1, x0+sh.x0, x0+sh.x1
+	if c.rowAt != nil {
+		y0, y1, x0, x1 = c.rowAt[y0], c.rowAt[y1], c.colAt[x0], c.colAt[x1]
+	}
+	for y := y0; y < y1; y++ {
+		line := c.pix[y*c.width : (y+1)*c.width]
+		for x := x0; x < x1; x++ {
 			line[x] = v
 		}
 	}

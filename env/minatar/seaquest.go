@@ -279,12 +279,12 @@ func (g *seaquest) surface() float64 {
 // draw shows the gauges on every frame, the enemies (fish, subs and their
 // bullets) on odd frames, and the submarine, the divers and its bullets on
 // even ones (shown).
-func (g *seaquest) draw(s []uint8, frame int) {
+func (g *seaquest) draw(s *canvas, frame int) {
 	for c := range max(0, g.oxygen) * 10 / seaquestMaxOxygen {
-		fill(s, 9, c, upper, seaquestOxygen)
+		s.fill(9, c, upper, seaquestOxygen)
 	}
 	for c := 9 - g.divers; c < 9; c++ {
-		fill(s, 9, c, lower, seaquestGauge)
+		s.fill(9, c, lower, seaquestGauge)
 	}
 	for _, l := range []struct {
 		m     []mover
@@ -297,7 +297,7 @@ func (g *seaquest) draw(s []uint8, frame int) {
 			continue
 		}
 		for _, m := range l.m {
-			fill(s, m.y, m.x, l.sh, l.v)
+			s.fill(m.y, m.x, l.sh, l.v)
 		}
 	}
 	if !shown(frame, 0) {
@@ -308,9 +308,9 @@ func (g *seaquest) draw(s []uint8, frame int) {
 		back = g.subX - 1
 	}
 	if back >= 0 && back <= 9 {
-		fill(s, g.subY, back, block, seaquestSubBack)
+		s.fill(g.subY, back, block, seaquestSubBack)
 	}
-	fill(s, g.subY, g.subX, block, seaquestSubFront)
+	s.fill(g.subY, g.subX, block, seaquestSubFront)
 }
 
 // seaquestActions is the order in which the policy tries other actions when

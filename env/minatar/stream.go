@@ -100,11 +100,14 @@ type Stream struct {
 	ends     []bool
 	n, i     int // its length and the next step
 
-	screen []uint8
-	frame  [atari.FrameSize]uint8
-	action int
-	reward float64
-	done   bool
+	sampled   *canvas // the pixels of the screen that the frame samples
+	screen    *canvas // the whole screen, drawn by Screen (nil until then)
+	stale     bool    // whether screen is older than the latest step
+	reference bool    // draw the whole screen at every step (for tests)
+	frame     [atari.FrameSize]uint8
+	action    int
+	reward    float64
+	done      bool
 }
 
 var _ env.Episodic = (*Stream)(nil)
@@ -125,8 +128,8 @@ func New(name string, seed uint64, cfg Config) (*Stream, error) {
 		spec: spec, gamma: cfg.Gamma,
 		lead: newPlayer(spec, cfg, seed), follow: newPlayer(spec, cfg, seed),
 		cum: make([]float64, cfg.MaxEpisode), ret: make([]float64, cfg.MaxEpisode),
-		ends:   make([]bool, cfg.MaxEpisode),
-		screen: make([]uint8, atari.ScreenHeight*atari.ScreenWidth),
+		ends:    make([]bool, cfg.MaxEpisode),
+		sampled: newSampled(),
 	}, nil
 }
 
@@ -154,9 +157,14 @@ func (s *Stream) Next(dst []float64) (cumulant, ret float64) {
 	if c != s.cum[s.i] || s.done != s.ends[s.i] {
 		panic("minatar: internal error: the two copies of the game diverged")
 	}
-	clearScreen(s.screen)
-	s.follow.g.draw(s.screen, s.follow.steps)
-	atari.Downscale(&s.frame, s.screen)
+	s.stale = true
+	if s.reference {
+		atari.Downscale(&s.frame, s.Screen())
+	} else {
+		s.sampled.clear()
+		s.follow.g.draw(s.sampled, s.follow.steps)
+		atari.DownscaleSampled(&s.frame, s.sampled.pix)
+	}
 	atari.SetFrame(dst, &s.frame)
 	atari.SetActionReward(dst, s.action, s.reward)
 	ret = s.ret[s.i]
@@ -189,5 +197,19 @@ func (s *Stream) Reward() float64 { return s.reward }
 // Frame returns the latest 16×16 frame (before the division by 256).
 func (s *Stream) Frame() *[atari.FrameSize]uint8 { return &s.frame }
 
-// Screen returns the latest 210×160 screen, row-major.
-func (s *Stream) Screen() []uint8 { return s.screen }
+// Screen returns the latest 210×160 screen, row-major, of which the frame is
+// the downscaling (atari.Downscale); it is all background before the first
+// step. Next draws only the screen pixels that the frame samples, so Screen
+// draws the whole screen when called; the slice is valid until the next call
+// of Next.
+func (s *Stream) Screen() []uint8 {
+	if s.screen == nil {
+		s.screen = newScreen()
+	}
+	if s.stale {
+		s.screen.clear()
+		s.follow.g.draw(s.screen, s.follow.steps)
+		s.stale = false
+	}
+	return s.screen.pix
+}
