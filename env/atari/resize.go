@@ -1,6 +1,7 @@
 package atari
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"slices"
@@ -40,13 +41,13 @@ type Resizer struct {
 	// The pixels Resize reads: rows × cols (ascending source indices), and
 	// per output row / column the indices into them of its two taps.
 	rows, cols []int
-	ty         []int    // 2 per output row
+	ty, tx     []int    // 2 per output row / column
 	colTaps    []colTap // 1 per output column
 }
 
 // colTap is an output column's two sampled columns and their weights.
 type colTap struct {
-	j0, j1 int
+	j0, j1 uint8 // as bytes (tx has them all), for ResizeSampled's row sums
 	a0, a1 int32
 }
 
@@ -107,11 +108,10 @@ func (r *Resizer) setTaps() {
 		}
 	}
 	r.rows, r.ty = index(ty)
-	var j []int
-	r.cols, j = index(tx)
+	r.cols, r.tx = index(tx)
 	r.colTaps = make([]colTap, r.dstW)
 	for dx := range r.colTaps {
-		r.colTaps[dx] = colTap{j[2*dx], j[2*dx+1], r.alpha[2*dx], r.alpha[2*dx+1]}
+		r.colTaps[dx] = colTap{uint8(r.tx[2*dx]), uint8(r.tx[2*dx+1]), r.alpha[2*dx], r.alpha[2*dx+1]}
 	}
 }
 
@@ -144,23 +144,78 @@ func (r *Resizer) Samples() (rows, cols []int) {
 // with rows and cols as Samples returns them; it reads nothing else, so a
 // caller can draw only those pixels. It panics if a length is wrong. It does
 // not allocate.
+//
+// It sums the same integer products as Resize, rows first: with at most 256
+// sampled columns, v(j) = β'₀·S[sy][j] + β'₁·S[sy+1][j] for every sampled
+// column j, then D = (α'₀·v(sx) + α'₁·v(sx+1) + 2²¹) >> 22, which is exact
+// in integers and so equal to Resize's sum; an output row whose two source
+// rows are all 0 is 0.
 func (r *Resizer) ResizeSampled(dst, sampled []uint8) {
 	nc := len(r.cols)
 	if len(sampled) != len(r.rows)*nc || len(dst) != r.dstH*r.dstW {
 		panic(fmt.Sprintf("atari: resize sampled lengths %d → %d, want %d → %d", len(sampled), len(dst), len(r.rows)*nc, r.dstH*r.dstW))
 	}
+	if nc > maxRowSums {
+		r.resizeSampledSlow(dst, sampled)
+		return
+	}
 	taps := r.colTaps
+	var sums [maxRowSums]int32 // ≤ 2·2048·255 (weights are at most 2048)
+	for dy := range r.dstH {
+		i0, i1 := r.ty[2*dy]*nc, r.ty[2*dy+1]*nc
+		s0, s1 := sampled[i0:i0+nc], sampled[i1:i1+nc]
+		out := dst[dy*r.dstW : (dy+1)*r.dstW]
+		if zero(s0) && zero(s1) { // a blank band, as most of a game's screen
+			clear(out)
+			continue
+		}
+		b0, b1 := r.beta[2*dy], r.beta[2*dy+1]
+		v := sums[:len(s0)]
+		s1 = s1[:len(s0)]
+		for j, p := range s0 {
+			v[j] = b0*int32(p) + b1*int32(s1[j])
+		}
+		out = out[:len(taps)]
+		for dx, c := range taps {
+			d := (int64(c.a0)*int64(sums[c.j0]) + int64(c.a1)*int64(sums[c.j1]) + 1<<(2*coefBits-1)) >> (2 * coefBits)
+			out[dx] = uint8(min(255, d))
+		}
+	}
+}
+
+// zero reports whether every pixel of s is 0.
+func zero(s []uint8) bool {
+	for ; len(s) >= 8; s = s[8:] {
+		if binary.LittleEndian.Uint64(s) != 0 {
+			return false
+		}
+	}
+	for _, p := range s {
+		if p != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// maxRowSums is the most sampled columns that ResizeSampled sums rows
+// first for (its column indices are bytes).
+const maxRowSums = 256
+
+// resizeSampledSlow is ResizeSampled for more than maxRowSums sampled
+// columns, summing each output's taps as Resize does.
+func (r *Resizer) resizeSampledSlow(dst, sampled []uint8) {
+	nc := len(r.cols)
 	for dy := range r.dstH {
 		i0, i1 := r.ty[2*dy]*nc, r.ty[2*dy+1]*nc
 		s0, s1 := sampled[i0:i0+nc], sampled[i1:i1+nc]
 		b0, b1 := int64(r.beta[2*dy]), int64(r.beta[2*dy+1])
-		out := dst[dy*r.dstW : (dy+1)*r.dstW]
-		out = out[:len(taps)]
-		for dx, c := range taps {
-			h0 := c.a0*int32(s0[c.j0]) + c.a1*int32(s0[c.j1])
-			h1 := c.a0*int32(s1[c.j0]) + c.a1*int32(s1[c.j1])
-			v := (b0*int64(h0) + b1*int64(h1) + 1<<(2*coefBits-1)) >> (2 * coefBits)
-			out[dx] = uint8(max(0, min(255, v)))
+		for dx, c := range r.colTaps {
+			j0, j1 := r.tx[2*dx], r.tx[2*dx+1]
+			h0 := c.a0*int32(s0[j0]) + c.a1*int32(s0[j1])
+			h1 := c.a0*int32(s1[j0]) + c.a1*int32(s1[j1])
+			d := (b0*int64(h0) + b1*int64(h1) + 1<<(2*coefBits-1)) >> (2 * coefBits)
+			dst[dy*r.dstW+dx] = uint8(min(255, d))
 		}
 	}
 }

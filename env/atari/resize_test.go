@@ -87,8 +87,9 @@ func TestResizePanics(t *testing.T) {
 	assert.Panics(t, func() { NewResizer(2, 2, 4, 4).ResizeSampled(make([]uint8, 15), make([]uint8, 4)) })
 }
 
-// TestResizeSampled: for random sources of several sizes (down, up, mixed,
-// clamped borders), Resize's output does not change when every pixel outside
+// TestResizeSampled: for random sources (dense, mostly blank, blank) of
+// several sizes (down, up, mixed, clamped borders, more than maxRowSums
+// sampled columns), Resize's output does not change when every pixel outside
 // Samples' rows × columns is redrawn at random (Samples lists every pixel
 // Resize reads), and ResizeSampled on the sampled pixels alone writes the
 // same bytes as Resize.
@@ -96,7 +97,7 @@ func TestResizeSampled(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, sz := range [][4]int{
 		{ScreenHeight, ScreenWidth, FrameSide, FrameSide},
-		{2, 2, 4, 4}, {7, 5, 3, 9}, {1, 1, 3, 3}, {100, 3, 7, 1}, {5, 5, 5, 5}, {9, 31, 4, 4}, {3, 40, 11, 6},
+		{2, 2, 4, 4}, {7, 5, 3, 9}, {1, 1, 3, 3}, {3, 600, 2, 300}, {2, 250, 3, 200}, {100, 3, 7, 1}, {5, 5, 5, 5}, {9, 31, 4, 4}, {3, 40, 11, 6},
 	} {
 		srcH, srcW, dstH, dstW := sz[0], sz[1], sz[2], sz[3]
 		r := NewResizer(srcH, srcW, dstH, dstW)
@@ -119,6 +120,13 @@ func TestResizeSampled(t *testing.T) {
 					src[i] = 255
 				case 1:
 					src[i] = uint8(i % 2 * 255)
+				case 2:
+					src[i] = 0
+				case 3, 4, 5, 6, 7, 8, 9: // mostly blank, as a game's screen
+					src[i] = 0
+					if rng.IntN(20) == 0 {
+						src[i] = uint8(rng.UintN(256))
+					}
 				default:
 					src[i] = uint8(rng.UintN(256))
 				}
