@@ -15,11 +15,14 @@
 //	x_t = downscale(screen_t)/256 ⧺ onehot(a_t, 18) ⧺ clip(r_t, −1, 1)
 //
 // where a_t is the action taken at step t (a no-op is an action, so exactly
-// one slot is set) and r_t the reward it earned. Every episode starts with
-// U[1, 30] no-ops, as in the paper, and no game can end during them (the
-// ball waits for the launch, enemies hold back). A scripted behaviour policy
-// then plays like a trained agent: it looks ahead on a copy of the game and
-// takes a random action (exploration) only where that cannot lose at once.
+// one slot is set) and r_t the reward it earned. The stream draws only the
+// 32×32 screen pixels that the downscaling reads (atari.ScreenSamples), which
+// gives the same x_t bit for bit; Stream.Screen draws the whole screen on
+// demand. Every episode starts with U[1, 30] no-ops, as in the paper, and
+// no game can end during them (the ball waits for the launch, enemies hold
+// back). A scripted behaviour policy then plays like a trained agent: it
+// looks ahead on a copy of the game and takes a random action (exploration)
+// only where that cannot lose at once.
 // The cumulant is c_t = clip(r_t) and the return G_t is exact within the
 // episode (env.EpisodeReturns). Streams are deterministic per seed; Measure
 // gives their statistics (docs/atari.md).

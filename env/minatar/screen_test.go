@@ -9,10 +9,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestSampledDrawing: the stream's fast path (drawing only the screen pixels
-// that atari.Downscale reads, then atari.DownscaleSampled) gives exactly what
-// the reference path (drawing the whole screen at every step, then
-// atari.Downscale) gives: the same inputs, cumulants, returns, Done flags,
+// TestSampledDrawing: the stream's fast path (the drawn copy of the game
+// replaying the lead's actions, drawing only the screen pixels that
+// atari.Downscale reads, then atari.DownscaleSampled) gives exactly what the
+// reference path (the drawn copy running its own policy, drawing the whole
+// screen at every step, then atari.Downscale) gives: the same inputs, cumulants, returns, Done flags,
 // actions and raw rewards, bit for bit, at every step of every game for seeds
 // 1-3 (10,000 steps each in short mode, 200,000 otherwise). At every step the
 // sampled canvas equals the whole screen at its rows and columns, and now

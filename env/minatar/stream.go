@@ -64,9 +64,8 @@ func newPlayer(spec *Game, cfg Config, seed uint64) *player {
 // reward, and whether the episode ended (the next step starts another).
 func (p *player) step() (action int, reward float64, done bool) {
 	if !p.running {
-		p.g.reset(p.world)
+		p.start()
 		p.noops = 1 + p.mind.IntN(MaxNoops)
-		p.steps, p.running = 0, true
 	}
 	if p.noops > 0 {
 		p.noops--
@@ -78,18 +77,43 @@ func (p *player) step() (action int, reward float64, done bool) {
 			action = p.mind.IntN(len(p.spec.Actions))
 		}
 	}
+	reward, done = p.advance(action)
+	return action, reward, done
+}
+
+// replay plays one step with the action (an index in the minimal set) that
+// step chose at this point of the trajectory, without the policy: the game
+// and its random stream go as they went in step, the policy's stream stays
+// where it is.
+func (p *player) replay(action int) (reward float64, done bool) {
+	if !p.running {
+		p.start()
+	}
+	return p.advance(action)
+}
+
+// start starts an episode.
+func (p *player) start() {
+	p.g.reset(p.world)
+	p.steps, p.running = 0, true
+}
+
+// advance applies the action and ends the episode on a terminal state or at
+// MaxEpisode steps.
+func (p *player) advance(action int) (reward float64, done bool) {
 	reward, done = p.g.act(p.spec.Actions[action], p.world)
 	p.steps++
 	if done || p.steps >= p.cfg.MaxEpisode {
 		p.running, done = false, true
 	}
-	return action, reward, done
+	return reward, done
 }
 
 // Stream is a game's 275-input stream (see the package comment). It runs the
 // game twice from the same seed: a lead copy plays each episode to its end
 // first, so that the returns of its steps are known exactly, then the copy
-// that is drawn replays it step by step.
+// that is drawn replays it step by step with the lead's actions (its
+// policy's choices are known, so it does not run the policy again).
 type Stream struct {
 	spec         *Game
 	gamma        float64
@@ -98,12 +122,13 @@ type Stream struct {
 	// The current episode, as the lead played it.
 	cum, ret []float64
 	ends     []bool
-	n, i     int // its length and the next step
+	acts     []uint8 // the actions' indices in the minimal set
+	n, i     int     // its length and the next step
 
 	sampled   *canvas // the pixels of the screen that the frame samples
 	screen    *canvas // the whole screen, drawn by Screen (nil until then)
 	stale     bool    // whether screen is older than the latest step
-	reference bool    // draw the whole screen at every step (for tests)
+	reference bool    // run the policy and draw the whole screen at every step (for tests)
 	frame     [atari.FrameSize]uint8
 	action    int
 	reward    float64
@@ -128,7 +153,7 @@ func New(name string, seed uint64, cfg Config) (*Stream, error) {
 		spec: spec, gamma: cfg.Gamma,
 		lead: newPlayer(spec, cfg, seed), follow: newPlayer(spec, cfg, seed),
 		cum: make([]float64, cfg.MaxEpisode), ret: make([]float64, cfg.MaxEpisode),
-		ends:    make([]bool, cfg.MaxEpisode),
+		ends: make([]bool, cfg.MaxEpisode), acts: make([]uint8, cfg.MaxEpisode),
 		sampled: newSampled(),
 	}, nil
 }
@@ -152,7 +177,12 @@ func (s *Stream) Next(dst []float64) (cumulant, ret float64) {
 	if s.i == s.n {
 		s.playAhead()
 	}
-	s.action, s.reward, s.done = s.follow.step()
+	if s.reference {
+		s.action, s.reward, s.done = s.follow.step()
+	} else {
+		s.action = int(s.acts[s.i])
+		s.reward, s.done = s.follow.replay(s.action)
+	}
 	c := atari.ClipReward(s.reward)
 	if c != s.cum[s.i] || s.done != s.ends[s.i] {
 		panic("minatar: internal error: the two copies of the game diverged")
@@ -177,9 +207,8 @@ func (s *Stream) Next(dst []float64) (cumulant, ret float64) {
 func (s *Stream) playAhead() {
 	n := 0
 	for done := false; !done; n++ {
-		var r float64
-		_, r, done = s.lead.step()
-		s.cum[n], s.ends[n] = atari.ClipReward(r), done
+		a, r, d := s.lead.step()
+		s.cum[n], s.ends[n], s.acts[n], done = atari.ClipReward(r), d, uint8(a), d
 	}
 	env.EpisodeReturns(s.ret[:n], s.cum[:n], s.ends[:n], s.gamma)
 	s.n, s.i = n, 0
