@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/ccn-go/ccn/arch"
 	"github.com/ccn-go/ccn/forward"
@@ -56,7 +57,10 @@ func (c Case) CellName() string {
 	return c.Cell
 }
 
-// Params is the number of parameters whose gradient the case compares.
+// Params is the params column of the verification table: the number of
+// parameters of the model the case ends with, every one of a cell, and of a
+// network its frozen and learnable ones (a stage-change or auto case: the
+// network after its last stage change).
 func (c Case) Params() int {
 	switch c.Cell {
 	case "column", "dense", "dense-diag":
@@ -66,8 +70,37 @@ func (c Case) Params() int {
 	case CellRTU, CellRTULinear:
 		return c.RTU().NumParams()
 	default:
-		return c.Net.NumLearnable()
+		return c.Net.NumFrozen() + c.Net.NumLearnable()
 	}
+}
+
+// Checked is the checked column of the verification table: the number of
+// gradient entries the case compares with the reference per step, the
+// fewest and the most over its stages. A cell compares all its parameters;
+// a network the learnable ones, its learning stage's columns and the head
+// (frozen columns have no gradient); a stage-change case those of the
+// segment after its last change, the only one it compares; an auto case
+// those of every stage in turn (it reaches the last, see autoCases), so
+// that lo and hi differ there: the learnable vector of stage s is
+//
+//	u_s·ColumnParams(m + F_s) + F_{s+1} + 1
+//
+// with u_s the columns of stage s, F_s the features before it.
+func (c Case) Checked() (lo, hi int) {
+	switch {
+	case c.Cell == "column" || c.Cell == "dense" || c.Cell == "dense-diag" || c.Cell == "linear" || isRTU(c.Cell):
+		n := c.Params()
+		return n, n
+	case c.Auto == nil:
+		n := c.Net.NumLearnable()
+		return n, n
+	}
+	lo = math.MaxInt
+	for s := range c.Net.NumStages() {
+		n := arch.Network{Inputs: c.Net.Inputs, Stages: c.Net.Stages[:s+1]}.NumLearnable()
+		lo, hi = min(lo, n), max(hi, n)
+	}
+	return lo, hi
 }
 
 // Stage is the learning stage of a network case (0 for cells).

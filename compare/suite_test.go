@@ -110,3 +110,32 @@ func TestLinearRows(t *testing.T) {
 	}
 	assert.Equal(t, 16, n, "4 normalizations × (12 inputs at 3 lengths + 275 inputs)")
 }
+
+// The params and checked columns of the verification table, by hand from
+// ColumnParams(m) = 4m + 8 and the dense LSTM's 4H(m+H+1) + H + 1: a cell
+// checks all its parameters; a network of stages u_s has frozen columns
+// Σ_{s<L} u_s·ColumnParams(m + F_s) besides its learnable vector
+// u_L·ColumnParams(m + F_L) + F + 1; an auto case checks every stage's
+// learnable vector in turn.
+func TestCaseParamsChecked(t *testing.T) {
+	staged := StagedSpec{Inputs: 3, FeaturesPerStage: 2, MaxFeatures: 6, Norm: FastNorm, Segments: []int{6, 6, 6}, From: 2}
+	for _, tc := range []struct {
+		name           string
+		c              Case
+		params, lo, hi int
+	}{
+		{"dense", Case{Engine: "forward", Cell: "dense", Hidden: 2, Inputs: 3, OutBias: true}, 4*2*6 + 3, 51, 51},
+		{"columnar", Case{Engine: "forward", Cell: "columnar", Hidden: 3, Inputs: 3, Net: arch.Columnar(3, 3, FastNorm)}, 3*20 + 4, 64, 64},
+		// Stages 2, 2, 2 on 3 inputs: frozen 2·20 + 2·28, learnable 2·36 + 7.
+		{"ccn stage 2", Case{Engine: "forward", Cell: "ccn", Hidden: 6, Inputs: 3, Net: arch.CCN(3, 2, 2, FastNorm)}, 96 + 79, 79, 79},
+		{"ccn 1->2", Case{Engine: "forward", Cell: "ccn", Hidden: 6, Inputs: 3, Net: staged.topologies()[2], Staged: &staged}, 96 + 79, 79, 79},
+		// Stages 4, 4, 4, 2 on 12 inputs: learnable 4·56+5, 4·72+9, 4·88+13, 2·104+15.
+		{"ccn auto", autoCases(12)[3], 4*56 + 4*72 + 4*88 + 2*104 + 15, 223, 365},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.params, tc.c.Params(), "params")
+			lo, hi := tc.c.Checked()
+			assert.Equal(t, [2]int{tc.lo, tc.hi}, [2]int{lo, hi}, "checked")
+		})
+	}
+}

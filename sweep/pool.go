@@ -21,8 +21,22 @@ type RunFunc func(ctx context.Context, cfg experiments.Resolved, dir string) (ex
 type Pool struct {
 	// Workers is the number of runs computed at once; 0 means 1.
 	Workers int
-	// Run computes one run; nil means experiments.Run without options.
+	// Run computes one run; nil means experiments.Run behind the gradient
+	// gate (Gate, NoGate). A Run of one's own is called as it is: the pool
+	// gates only the runs it computes itself.
 	Run RunFunc
+	// Gate is the check before each run of a pool without Run
+	// (experiments.Options.Gate); nil means compare.RunGate, the gate of ccn
+	// run and ccn sweep, which proves the run's hand-written gradients equal
+	// the autodiff reference's on a stretch of the run's own stream. It is
+	// called once per architecture per Execute (runs that differ only in
+	// seed, steps, step size, optimizer, window or log interval share the
+	// first call's result); an error fails the run before anything is
+	// written.
+	Gate func(experiments.Resolved) error
+	// NoGate computes the runs of a pool without Run ungated (Gate is then
+	// unused), as ccn sweep --no-gate does.
+	NoGate bool
 	// MaxAttempts is the number of tries of a failing run, in this and
 	// later invocations together; 0 means DefaultMaxAttempts.
 	MaxAttempts int
@@ -62,10 +76,6 @@ type Report struct {
 	Mismatched int
 }
 
-func defaultRun(ctx context.Context, cfg experiments.Resolved, dir string) (experiments.Summary, error) {
-	return experiments.Run(ctx, cfg, dir, experiments.Options{})
-}
-
 // result is what a worker reports for one task.
 type result struct {
 	task        Task
@@ -94,7 +104,14 @@ func (p Pool) Execute(ctx context.Context, plan Plan, out string) (Report, error
 	}
 	run := p.Run
 	if run == nil {
-		run = defaultRun
+		gate := p.Gate
+		switch {
+		case p.NoGate:
+			gate = nil
+		case gate == nil:
+			gate = defaultGate
+		}
+		run = gatedRun(gate)
 	}
 	maxAttempts := p.MaxAttempts
 	if maxAttempts <= 0 {

@@ -126,24 +126,34 @@ func configError(err error, prefix string) error {
 // methods differ).
 func settingFlags(fs *flag.FlagSet, c *experiments.RunConfig) {
 	for _, s := range experiments.Settings {
-		usage := s.Help
-		if s.Unit != "" {
-			usage += " [" + s.Unit + "]"
-		}
-		if d := s.DefaultText(); d != "" {
-			usage += " (default " + d + ")"
-		}
-		if s.For != nil {
-			var ms []string
-			for _, m := range arch.Methods() {
-				if s.Applies(m) {
-					ms = append(ms, string(m))
-				}
-			}
-			usage += "; " + strings.Join(ms, ", ") + " only"
-		}
-		fs.Var(settingValue{s, c}, s.Key, usage)
+		settingFlag(fs, c, s.Key)
 	}
+}
+
+// settingFlag defines the flag of setting key on fs, writing into c, with the
+// usage line settingFlags describes.
+func settingFlag(fs *flag.FlagSet, c *experiments.RunConfig, key string) {
+	s, ok := experiments.Lookup(key)
+	if !ok {
+		panic("ccn: no setting " + key)
+	}
+	usage := s.Help
+	if s.Unit != "" {
+		usage += " [" + s.Unit + "]"
+	}
+	if d := s.DefaultText(); d != "" {
+		usage += " (default " + d + ")"
+	}
+	if s.For != nil {
+		var ms []string
+		for _, m := range arch.Methods() {
+			if s.Applies(m) {
+				ms = append(ms, string(m))
+			}
+		}
+		usage += "; " + strings.Join(ms, ", ") + " only"
+	}
+	fs.Var(settingValue{s, c}, s.Key, usage)
 }
 
 // settingValue is a flag.Value for one setting of a RunConfig.

@@ -9,7 +9,12 @@ import (
 
 	"github.com/ccn-go/ccn/env"
 	"github.com/ccn-go/ccn/env/catalog"
+	"github.com/ccn-go/ccn/experiments"
 )
+
+// traceKeys are the settings of the trace patterning task, the ccn stream
+// flags shared with ccn run.
+var traceKeys = []string{"isi-min", "isi-max", "iti-min", "iti-max", "distractors"}
 
 // runStream writes an environment's stream as CSV: t, the observation,
 // the cumulant, (for episodic streams) done, and the true return G_t, one
@@ -20,12 +25,13 @@ func runStream(args []string, stdout, stderr io.Writer) error {
 	stream := fs.String("stream", "", "recorded ExperienceBuffer file of --env atari")
 	steps := intFlag(fs, "steps", 0, "number of steps to write (required, positive)")
 	seed := uint64Flag(fs, "seed", 0, "random seed (the default of ccn run)")
-	tp := env.DefaultTraceConfig()
-	isiMin := intFlag(fs, "isi-min", tp.ISIMin, "trace patterning: smallest inter-stimulus interval (CS to US, steps)")
-	isiMax := intFlag(fs, "isi-max", tp.ISIMax, "trace patterning: largest inter-stimulus interval")
-	itiMin := intFlag(fs, "iti-min", tp.ITIMin, "trace patterning: smallest inter-trial interval (US to next CS, steps)")
-	itiMax := intFlag(fs, "iti-max", tp.ITIMax, "trace patterning: largest inter-trial interval")
-	distractors := intFlag(fs, "distractors", tp.Distractors, "trace patterning: number of distractor bits")
+	// The trace patterning settings are the rows of experiments.Settings,
+	// as in ccn run: the same flags, help, checks and reading of 0 (the
+	// paper's value).
+	var task experiments.RunConfig
+	for _, key := range traceKeys {
+		settingFlag(fs, &task, key)
+	}
 	gamma := fs.Float64("gamma", 0, "discount of the return, in (0, 1); default: the environment's (ccn envs)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -44,33 +50,17 @@ func runStream(args []string, stdout, stderr io.Writer) error {
 	} else if !(*gamma > 0 && *gamma < 1) {
 		return badInput("--gamma must be in (0, 1), got %v", *gamma)
 	}
+	task.Env, task.Stream = *name, *stream
+	r, err := task.Resolve()
+	if err != nil {
+		return configError(err, "--")
+	}
 	var e env.Env
 	if *name == catalog.TracePatterning {
-		// TraceConfig reads zero as "the paper's default", so zero is
-		// refused here rather than silently replaced.
-		for _, f := range []struct {
-			flag string
-			v    int
-		}{{"isi-min", *isiMin}, {"isi-max", *isiMax}, {"iti-min", *itiMin}, {"iti-max", *itiMax}, {"distractors", *distractors}} {
-			if f.v < 1 {
-				return badInput("--%s must be at least 1, got %d", f.flag, f.v)
-			}
-		}
-		cfg := env.TraceConfig{ISIMin: *isiMin, ISIMax: *isiMax, ITIMin: *itiMin, ITIMax: *itiMax,
-			Distractors: *distractors, Gamma: *gamma}
-		if err := cfg.Validate(); err != nil {
-			return badInput("%v", err)
-		}
-		if *stream != "" {
-			return badInput("--stream applies to --env atari only")
-		}
-		e = env.NewTracePatterning(cfg, *seed)
+		tc := r.Trace()
+		tc.Gamma = *gamma
+		e = env.NewTracePatterning(tc, *seed)
 	} else {
-		for _, f := range []string{"isi-min", "isi-max", "iti-min", "iti-max", "distractors"} {
-			if set[f] {
-				return badInput("--%s applies to trace-patterning only", f)
-			}
-		}
 		if e, err = openEnv(*name, *seed, *gamma, *stream); err != nil {
 			return err
 		}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccn-go/ccn/env"
 	"github.com/ccn-go/ccn/env/atari"
 	"github.com/ccn-go/ccn/experiments"
 	"github.com/stretchr/testify/assert"
@@ -99,9 +100,10 @@ func TestStreamBadInput(t *testing.T) {
 		{"missing steps", nil, "--steps"},
 		{"zero steps", []string{"--steps", "0"}, "--steps"},
 		{"negative steps", []string{"--steps", "-4"}, "--steps"},
-		{"ISI min above max", []string{"--steps", "10", "--isi-min", "40"}, "ISI"},
-		{"ITI min above max", []string{"--steps", "10", "--iti-min", "9", "--iti-max", "8"}, "ITI"},
-		{"zero ISI", []string{"--steps", "10", "--isi-min", "0"}, "--isi-min"},
+		{"ISI min above max", []string{"--steps", "10", "--isi-min", "40"}, "--isi-min 40 is above isi-max 36"},
+		{"ITI min above max", []string{"--steps", "10", "--iti-min", "9", "--iti-max", "8"}, "--iti-min 9 is below isi-max 36"},
+		{"trials not separated", []string{"--steps", "10", "--isi-max", "90"}, "--isi-max 90 is above iti-min 80"},
+		{"negative ISI", []string{"--steps", "10", "--isi-min", "-1"}, "--isi-min -1 must not be negative"},
 		{"negative distractors", []string{"--steps", "10", "--distractors", "-1"}, "--distractors"},
 		{"gamma one", []string{"--steps", "10", "--gamma", "1"}, "--gamma"},
 		{"gamma zero", []string{"--steps", "10", "--gamma", "0"}, "--gamma"},
@@ -183,6 +185,28 @@ func TestStreamAtariBadInput(t *testing.T) {
 			assert.Empty(t, stdout.String())
 			assert.Contains(t, stderr.String(), tc.want)
 			assert.Equal(t, 1, strings.Count(stderr.String(), "\n"), "one line: %q", stderr.String())
+		})
+	}
+}
+
+// A trace patterning setting of 0 is the paper's value in ccn stream as in
+// ccn run (and in the summary.json a rerun reads): --isi-min 0 writes the
+// stream of --isi-min 24 and of no flag at all.
+func TestStreamZeroIsPaperValue(t *testing.T) {
+	paper := env.DefaultTraceConfig()
+	for _, tc := range []struct {
+		key   string
+		paper int
+	}{
+		{"isi-min", paper.ISIMin}, {"isi-max", paper.ISIMax}, {"iti-min", paper.ITIMin}, {"iti-max", paper.ITIMax}, {"distractors", paper.Distractors},
+	} {
+		t.Run(tc.key, func(t *testing.T) {
+			base := []string{"--steps", "300", "--seed", "3"}
+			_, none := readStream(t, base...)
+			_, zero := readStream(t, append(base, "--"+tc.key, "0")...)
+			_, explicit := readStream(t, append(base, "--"+tc.key, strconv.Itoa(tc.paper))...)
+			assert.Equal(t, none, zero, "--%s 0", tc.key)
+			assert.Equal(t, none, explicit, "--%s %d", tc.key, tc.paper)
 		})
 	}
 }

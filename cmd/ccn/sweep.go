@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,13 +12,11 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
 	"github.com/ccn-go/ccn/internal/atomicfile"
 
-	"github.com/ccn-go/ccn/compare"
 	"github.com/ccn-go/ccn/experiments"
 	"github.com/ccn-go/ccn/internal/lanes"
 	"github.com/ccn-go/ccn/sweep"
@@ -136,7 +133,7 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 	defer stop()
 	pool := sweep.Pool{Workers: *jobs, MaxAttempts: *attempts, RetryFailed: *retry,
 		Progress: stderr, Terminal: isTerminal(stderr), Interval: *every,
-		Run: poolRun(!*noGate), RecomputeMismatched: *recompute, SweepOnly: *stage == "sweep"}
+		NoGate: *noGate, RecomputeMismatched: *recompute, SweepOnly: *stage == "sweep"}
 	start := time.Now()
 	rep, err := pool.Execute(ctx, plan, *out)
 	summary := fmt.Sprintf("%s/%s: %d runs computed (%d diverged), %d found complete, %d failed attempts, in %v",
@@ -179,33 +176,6 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// poolRun returns the pool's RunFunc: experiments.Run, after the gradient
-// check of each distinct architecture (once per sweep) if gate.
-func poolRun(gated bool) sweep.RunFunc {
-	var mu sync.Mutex
-	checked := map[string]error{}
-	return func(ctx context.Context, cfg experiments.Resolved, dir string) (experiments.Summary, error) {
-		opts := experiments.Options{}
-		if gated {
-			opts.Gate = func(c experiments.Resolved) error {
-				key := architectureKey(c)
-				mu.Lock()
-				err, ok := checked[key]
-				mu.Unlock()
-				if ok {
-					return err
-				}
-				err = compare.RunGate(c)
-				mu.Lock()
-				checked[key] = err
-				mu.Unlock()
-				return err
-			}
-		}
-		return experiments.Run(ctx, cfg, dir, opts)
-	}
-}
-
 // studyError turns a sweep.StudyError into bad input naming the layer once
 // ("invalid study FILE: problem"); other errors are bad input unchanged.
 func studyError(err error) error {
@@ -217,15 +187,6 @@ func studyError(err error) error {
 		return badInput("invalid study: %s", se.Problem)
 	}
 	return usageError{err}
-}
-
-// architectureKey identifies what the gradient gate checks: the configuration
-// without the settings that do not change the gradient computation.
-func architectureKey(r experiments.Resolved) string {
-	c := r.Config()
-	c.Seed, c.Steps, c.StepSize, c.Window, c.LogEvery, c.Optimizer = 0, 0, 0, 0, 0, ""
-	b, _ := json.Marshal(c)
-	return string(b)
 }
 
 // emitSweep writes the task file and, if asked, the Slurm script.

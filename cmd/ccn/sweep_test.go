@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -214,21 +215,31 @@ func TestSweepHelp(t *testing.T) {
 }
 
 // TestSweepKillAndResume kills a sweep with SIGKILL and with SIGINT at
-// moments inside it, resumes it, and gets the uninterrupted results.
+// moments inside it, resumes it, and gets the uninterrupted results. Each
+// kill comes when the killed invocation has completed a run of its own
+// (waited for, not timed: a loaded machine only makes it come later) while
+// runs remain, so it lands inside the sweep, not after it.
 func TestSweepKillAndResume(t *testing.T) {
 	testtier.Full(t, "four sweeps of the tiny study as subprocesses, three of them killed")
 	bin := ccnBinary(t)
-	ref, took := referenceSweep(t)
+	ref, _ := referenceSweep(t)
+	total := len(completeRuns(t, ref))
 	out := t.TempDir()
 
 	for _, sig := range []os.Signal{syscall.SIGKILL, os.Interrupt, syscall.SIGKILL} {
+		before := len(completeRuns(t, out))
+		require.Less(t, before+1, total, "runs left for this invocation to be killed inside")
 		cmd := sweepCmd(bin, out, "-j", "2")
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		require.NoError(t, cmd.Start())
-		time.Sleep(took / 4)
+		exited := make(chan error, 1)
+		go func() { exited <- cmd.Wait() }()
+		n, err := waitForRuns(t, out, before+1, exited)
+		require.NoError(t, err, "stderr: %s", stderr.String())
+		require.Less(t, n, total, "the sweep finished before it was killed: %s", stderr.String())
 		require.NoError(t, cmd.Process.Signal(sig))
-		err := cmd.Wait()
+		err = <-exited
 		var ee *exec.ExitError
 		require.ErrorAs(t, err, &ee, "the sweep finished before it was killed: %s", stderr.String())
 		if sig == os.Interrupt {
@@ -247,7 +258,8 @@ func TestSweepKillAndResume(t *testing.T) {
 				}
 			}
 		}
-		t.Logf("%v after %v: %d of %d run directories complete", sig, took/4, complete, len(runs))
+		assert.Less(t, complete, total, "killed inside the sweep")
+		t.Logf("%v after %d runs complete (%d before): %d of %d run directories complete", sig, n, before, complete, len(runs))
 	}
 	res, err := sweepCmd(bin, out, "-j", "2").CombinedOutput()
 	require.NoError(t, err, string(res))
@@ -260,6 +272,37 @@ func TestSweepKillAndResume(t *testing.T) {
 	res, err = sweepCmd(bin, out, "-j", "2").CombinedOutput()
 	require.NoError(t, err, string(res))
 	assert.Contains(t, string(res), "0 runs computed")
+}
+
+// completeRuns lists the run directories of the results directory out that
+// hold a summary.json (the file a run writes last).
+func completeRuns(t *testing.T, out string) []string {
+	t.Helper()
+	m, err := filepath.Glob(filepath.Join(out, sweep.RunsDir, "*", experiments.SummaryFile))
+	require.NoError(t, err)
+	return m
+}
+
+// waitForRuns polls out until at least n runs are complete and returns how
+// many are; an error if the process reports on exited first, or after a
+// minute (so that a hung sweep fails the test rather than stalling it).
+func waitForRuns(t *testing.T, out string, n int, exited <-chan error) (int, error) {
+	t.Helper()
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(time.Minute)
+	for {
+		if k := len(completeRuns(t, out)); k >= n {
+			return k, nil
+		}
+		select {
+		case err := <-exited:
+			return 0, fmt.Errorf("the sweep exited (%v) before %d runs were complete", err, n)
+		case <-deadline:
+			return 0, fmt.Errorf("%d runs not complete after a minute", n)
+		case <-tick.C:
+		}
+	}
 }
 
 // TestSweepOneWorker gives the same results with one worker as with two.

@@ -12,6 +12,9 @@ import (
 
 // runVerify runs the comparison suite and prints one row per case. It fails
 // (exit 1) if any case disagrees with the reference beyond compare.Tolerance.
+// Its params column is compare.Case.Params (the model's parameters, frozen
+// ones too), its checked column compare.Case.Checked (the gradient entries
+// compared per step; lo-hi when they differ over an auto row's stages).
 func runVerify(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("verify", stderr)
 	trajectories := intFlag(fs, "trajectories", 0, "random trajectories per case (default 3: one per parameter scale 0.1, 0.5, 1.5)")
@@ -45,8 +48,8 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	if in != compare.InjectNone {
 		fmt.Fprintf(stdout, "injected: %s (the cases whose engine makes this mistake must FAIL)\n", in)
 	}
-	fmt.Fprintf(stdout, "%-8s  %-16s  %4s  %4s  %5s  %6s  %4s  %-5s  %6s  %10s  %10s  %s\n",
-		"engine", "cell", "H", "m", "stage", "norm", "T", "k", "params", "max abs", "max rel", "result")
+	fmt.Fprintf(stdout, "%-8s  %-16s  %4s  %4s  %5s  %6s  %4s  %-5s  %6s  %7s  %10s  %10s  %s\n",
+		"engine", "cell", "H", "m", "stage", "norm", "T", "k", "params", "checked", "max abs", "max rel", "result")
 	failed := 0
 	var worst compare.Agreement
 	results := compare.Run(cfg, func(done, total int, r compare.Result) {
@@ -71,8 +74,13 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 		worst = worst.Worst(r.Agreement)
-		fmt.Fprintf(stdout, "%-8s  %-16s  %4d  %4d  %5s  %6s  %4d  %-5s  %6d  %10.3g  %10.3g  %s\n",
-			r.Engine, r.CellName(), r.Hidden, r.Inputs, r.StageName(), norm, r.Length, k, r.Params(), r.MaxAbs, r.MaxRel, verdict)
+		lo, hi := r.Checked()
+		checked := fmt.Sprint(lo)
+		if hi != lo {
+			checked = fmt.Sprintf("%d-%d", lo, hi)
+		}
+		fmt.Fprintf(stdout, "%-8s  %-16s  %4d  %4d  %5s  %6s  %4d  %-5s  %6d  %7s  %10.3g  %10.3g  %s\n",
+			r.Engine, r.CellName(), r.Hidden, r.Inputs, r.StageName(), norm, r.Length, k, r.Params(), checked, r.MaxAbs, r.MaxRel, verdict)
 	})
 	// The kernels are those of every engine in this binary (internal/lanes):
 	// simd in a GOEXPERIMENT=simd build on a CPU with AVX2 and FMA, else scalar.

@@ -30,6 +30,19 @@ func TestVerifySmallSuite(t *testing.T) {
 	}
 	assert.Contains(t, lines[len(lines)-1], "0 failed")
 	assert.True(t, strings.HasSuffix(lines[len(lines)-1], "kernels: "+lanes.Path()), lines[len(lines)-1])
+
+	// An auto CCN row (stages 4, 4, 4, 2 on 12 inputs) shows the whole
+	// network's parameters and the range of its stages' learnable vectors
+	// (compare.TestCaseParamsChecked has the arithmetic).
+	assert.Contains(t, lines[0], " params  checked ")
+	auto := 0
+	for _, l := range lines {
+		if f := strings.Fields(l); len(f) > 9 && f[1] == "ccn" && f[4] == "auto" {
+			assert.Equal(t, []string{"1087", "223-365"}, f[8:10], l)
+			auto++
+		}
+	}
+	assert.Positive(t, auto, "auto CCN rows")
 }
 
 // With a mistake injected, the cases whose engine makes it FAIL and verify

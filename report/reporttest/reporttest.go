@@ -90,6 +90,11 @@ func WriteStudy(dir, configs, study string, scale sweep.Scale, stage Stage) erro
 	}
 	look := func(id string) sweep.Outcome { return sweep.Look(dir, id, sweep.DefaultMaxAttempts) }
 	run := func(t sweep.Task) error {
+		// Ungated (no Options.Gate): these runs are fixtures for the
+		// tables and figures; the gradients are compare's tests' subject,
+		// and the gate of every study's architecture would add seconds to
+		// each fixture. Results for use are computed by sweep.Pool or the
+		// CLI, which gate.
 		_, err := experiments.Run(context.Background(), t.Config, sweep.RunDir(dir, t.ID), experiments.Options{})
 		if err != nil && !errors.Is(err, experiments.ErrDiverged) {
 			return fmt.Errorf("figurestest: run %s: %w", t.ID, err)
