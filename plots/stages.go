@@ -3,6 +3,7 @@ package plots
 import (
 	"fmt"
 	"math"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -73,6 +74,7 @@ func StageFreezes(title string, runs [][]float64, fixed []FixedSchedule) (*plot.
 	p.Add(sc)
 	p.Legend.Add("auto (one point per run and stage)", sc)
 	p.X.Tick.Marker = stepTicks{}
+	p.Y.Tick.Marker = countTicks{}
 	p.X.Min = 0
 	p.Y.Min = 0.5
 	return p, nil
@@ -103,6 +105,7 @@ func StageLengths(title string, lengths []float64, bins int, marks []FixedSchedu
 		p.Legend.Add(m.Label, v)
 	}
 	p.X.Tick.Marker = stepTicks{}
+	p.Y.Tick.Marker = countTicks{}
 	p.X.Min, p.Y.Min = 0, 0
 	return p, nil
 }
@@ -126,4 +129,25 @@ func (v vLine) DataRange() (xmin, xmax, ymin, ymax float64) {
 func (v vLine) Thumbnail(c *draw.Canvas) {
 	y := c.Center().Y
 	c.StrokeLine2(v.Style, c.Min.X, y, c.Max.X, y)
+}
+
+// countTicks labels an axis of counts with whole numbers only: every integer
+// in range when there are at most 10, otherwise the whole multiples of the
+// smallest of 1, 2, 5, 10, 20, 50, … that gives at most 10 labels.
+type countTicks struct{}
+
+func (countTicks) Ticks(lo, hi float64) []plot.Tick {
+	first, last := math.Ceil(lo), math.Floor(hi)
+	if !(last >= first) {
+		return plot.DefaultTicks{}.Ticks(lo, hi)
+	}
+	step := 1.0
+	for i := 0; (last-first)/step >= 10; i++ {
+		step *= []float64{2, 2.5, 2}[i%3]
+	}
+	var ticks []plot.Tick
+	for v := math.Ceil(first/step) * step; v <= last; v += step {
+		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', 0, 64)})
+	}
+	return ticks
 }

@@ -218,10 +218,32 @@ func AutoFreezingStages(r *Results, study string) (Figure, error) {
 	for _, s := range auto {
 		parts = append(parts, groupText(s.s.group.Name, s.s.group))
 	}
+	for _, f := range fixed {
+		parts = append(parts, fmt.Sprintf("%s: %d stages froze%s", f.Label, len(f.Freezes), freezesText(f.Freezes)))
+	}
 	for s, xs := range byStage {
 		lo, hi := slices.Min(xs), slices.Max(xs)
 		parts = append(parts, fmt.Sprintf("stage %d froze in %d runs, median step %s (%s-%s)", s+1, len(xs), thousands(int(math.Round(stats.Median(xs)))), thousands(int(lo)), thousands(int(hi))))
 	}
 	parts = append(parts, fmt.Sprintf("Stage lengths: median %s over %d stages", thousands(int(math.Round(stats.Median(lengths)))), len(lengths)))
 	return Figure{Name: fig, Drawer: grid, Caption: strings.Join(parts, ". ") + "."}, nil
+}
+
+// freezesText lists freeze steps, ", at 500, 1,000, …, 9,500" (the first two
+// and the last when there are more than three), "" for none.
+func freezesText(xs []float64) string {
+	var t []string
+	for i, x := range xs {
+		if len(xs) > 3 && i >= 2 && i < len(xs)-1 {
+			if i == 2 {
+				t = append(t, "…")
+			}
+			continue
+		}
+		t = append(t, thousands(int(x)))
+	}
+	if len(t) == 0 {
+		return ""
+	}
+	return ", at " + strings.Join(t, ", ")
 }
