@@ -48,6 +48,10 @@ func autoSchedules(r *Results, fig, study string) ([]schedule, error) {
 	if err != nil {
 		return nil, err
 	}
+	envs := map[string]bool{}
+	for _, s := range ss {
+		envs[s.group.Config.Env] = true
+	}
 	out := make([]schedule, len(ss))
 	for i, s := range ss {
 		c := s.group.Config
@@ -55,6 +59,9 @@ func autoSchedules(r *Results, fig, study string) ([]schedule, error) {
 		out[i].label = "auto"
 		if !out[i].auto {
 			out[i].label = stepsText(c.StepsPerStage)
+		}
+		if len(envs) > 1 { // a study over several environments: say which
+			out[i].label += " " + c.Env
 		}
 	}
 	slices.SortStableFunc(out, func(a, b schedule) int {
