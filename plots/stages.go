@@ -81,18 +81,45 @@ func StageFreezes(title string, runs [][]float64, fixed []FixedSchedule) (*plot.
 }
 
 // StageLengths draws the histogram of stage lengths (the steps from a
-// stage's start to its freeze) with a vertical line at each of marks (the
-// fixed schedules' lengths, labelled). lengths must not be empty.
+// stage's start to its freeze) in that many equal bins of [0, hi], hi the
+// longest length or mark, with a vertical line at the first freeze of each
+// of marks (the fixed schedules' lengths, labelled). lengths must not be
+// empty.
 func StageLengths(title string, lengths []float64, bins int, marks []FixedSchedule) (*plot.Plot, error) {
 	if len(lengths) == 0 {
 		return nil, missing(title, "no stage froze")
 	}
+	if bins < 1 {
+		return nil, fmt.Errorf("plots: %s: %d bins", title, bins)
+	}
 	p := newPlot(title, "stage length (steps from its start to its freeze)", "stages")
-	h, err := plotter.NewHist(plotter.Values(lengths), bins)
-	if err != nil {
-		return nil, fmt.Errorf("plots: %s: %w", title, err)
+	// Bins of equal width over [0, hi], hi the longest length or mark, so
+	// that equal lengths still make a bar and the marks fall on the axis.
+	hi := 0.0
+	for _, l := range lengths {
+		if math.IsNaN(l) || math.IsInf(l, 0) || l < 0 {
+			return nil, fmt.Errorf("plots: %s: stage length %v", title, l)
+		}
+		hi = max(hi, l)
+	}
+	for _, m := range marks {
+		for _, x := range m.Freezes[:min(1, len(m.Freezes))] {
+			hi = max(hi, x)
+		}
+	}
+	if hi == 0 {
+		hi = 1
+	}
+	width := hi / float64(bins)
+	h := &plotter.Histogram{Width: width, Bins: make([]plotter.HistogramBin, bins)}
+	for i := range h.Bins {
+		h.Bins[i].Min, h.Bins[i].Max = float64(i)*width, float64(i+1)*width
+	}
+	for _, l := range lengths {
+		h.Bins[min(bins-1, int(l/width))].Weight++
 	}
 	h.FillColor = translucent(mustColor(arch.MethodCCN), 0x90)
+	h.LineStyle = plotter.DefaultLineStyle
 	h.LineStyle.Color = mustColor(arch.MethodCCN)
 	p.Add(h)
 	p.Legend.Add("auto", h)
