@@ -32,6 +32,9 @@
 //	online-gradients        beyond the paper, online-gradients: CCN, Columnar, T-BPTT, SnAp-1, UORO at matched compute
 //	dependency-length       beyond the paper, dependency-length: final error over the best constant's against the ISI
 //	dependency-length-curves beyond the paper, dependency-length: learning curves per ISI range
+//	auto-freezing           beyond the paper, auto-freezing: final error over the best constant's per stage schedule, fixed and auto
+//	auto-freezing-stages    beyond the paper, auto-freezing: where the auto schedule's stages froze, beside the fixed schedules'
+//	auto-freezing-atari[-stages] the same two of auto-freezing-atari (seaquest, medium scale)
 //	frames                  Figure 7  the five pixel games' screens and frames (no results needed)
 //	gradient_bias, cost     the truncation study (DIR/truncation, package truncation)
 //	gradient_estimators     the truncation study: T-BPTT, SnAp-1, UORO, dense RTRL, error against cost

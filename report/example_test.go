@@ -51,4 +51,8 @@ func ExampleRender() {
 	// skipped: cost
 	// skipped: dependency-length
 	// skipped: dependency-length-curves
+	// skipped: auto-freezing
+	// skipped: auto-freezing-stages
+	// skipped: auto-freezing-atari
+	// skipped: auto-freezing-atari-stages
 }

@@ -81,6 +81,10 @@ func Builders(r *Results, o Options) []Builder {
 		{NameCost, func() (Figure, error) { return Cost(r) }},
 		{NameDependency, func() (Figure, error) { return DependencyLength(r) }},
 		{NameDependencyCurves, func() (Figure, error) { return DependencyCurves(r) }},
+		{NameAutoFreezing, func() (Figure, error) { return AutoFreezing(r, StudyAutoFreezing) }},
+		{NameAutoFreezingStages, func() (Figure, error) { return AutoFreezingStages(r, StudyAutoFreezing) }},
+		{NameAutoFreezingAtari, func() (Figure, error) { return AutoFreezing(r, StudyAutoFreezingAtari) }},
+		{NameAutoFreezingAtariStages, func() (Figure, error) { return AutoFreezingStages(r, StudyAutoFreezingAtari) }},
 	}
 }
 

@@ -99,6 +99,11 @@ func TestRenderEveryFigure(t *testing.T) {
 		report.NameAtariNormalization: {1800, 1800},
 		report.NameDependency:         {1800, 1200},
 		report.NameDependencyCurves:   {3600, 2400},
+
+		report.NameAutoFreezing:            {1800, 1200},
+		report.NameAutoFreezingStages:      {3600, 1200},
+		report.NameAutoFreezingAtari:       {1800, 1200},
+		report.NameAutoFreezingAtariStages: {3600, 1200},
 	}
 	var drawn []string
 	for _, f := range rep.Drawn {
@@ -148,6 +153,11 @@ func withOptionalAbsent(skipped map[string]string) map[string]string {
 		report.NameAtariNormalization: report.StudyAtariNormalization,
 		report.NameDependency:         report.StudyDependency,
 		report.NameDependencyCurves:   report.StudyDependency,
+
+		report.NameAutoFreezing:            report.StudyAutoFreezing,
+		report.NameAutoFreezingStages:      report.StudyAutoFreezing,
+		report.NameAutoFreezingAtari:       report.StudyAutoFreezingAtari,
+		report.NameAutoFreezingAtariStages: report.StudyAutoFreezingAtari,
 	} {
 		skipped[name] = "study " + study + " not in"
 	}
@@ -203,6 +213,7 @@ func TestGroupIsTheSelectedConfigurationOverTheFinalSeeds(t *testing.T) {
 	for s := range reporttest.AtariStudies {
 		studies = append(studies, s)
 	}
+	studies = append(studies, report.StudyAutoFreezingAtari) // written by WriteAll at its own scale
 	assert.ElementsMatch(t, studies, r.Studies())
 
 	plans, err := sweep.LoadPlans(dir)

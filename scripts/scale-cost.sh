@@ -8,7 +8,8 @@
 # Every configuration the sweep would run is timed once (its first seed) on a
 # tenth of its steps (1/DIVISOR with DIVISOR set in the environment, e.g.
 # DIVISOR=100 for the long runs of the medium scale) without the gradient
-# gate, steps-per-stage scaled alike so that the stage schedule is the same,
+# gate, steps-per-stage (unless auto), stage-min, stage-max and stage-window
+# scaled alike so that the stage schedule is the same,
 # and once for one step with the gate; a run costs ten (DIVISOR) times the
 # first plus the second. A study's cost is the sum
 # over its runs; a run an earlier study lists too (the same run directory) is
@@ -66,7 +67,9 @@ for f in "$@"; do
 	study=0
 	while IFS="$(printf '\t')" read -r runs cands ratio cmd; do
 		short=$(echo "$cmd" | awk -v out="$tmp/run" -v d="$divisor" '{ for (i = 1; i <= NF; i++) {
-			if ($i == "--steps" || $i == "--steps-per-stage") { $(i + 1) = int($(i + 1) / d); i++ }
+			if ($i == "--steps" || $i == "--steps-per-stage" || $i == "--stage-min" || $i == "--stage-max" || $i == "--stage-window") {
+				if ($(i + 1) != "auto") $(i + 1) = int($(i + 1) / d)
+				i++ }
 			if ($i == "--out") { $(i + 1) = out; i++ } }
 			print }')
 		gate=$(echo "$cmd" | awk -v out="$tmp/gate" '{ for (i = 1; i <= NF; i++) {

@@ -68,9 +68,9 @@ func TestPlotDrawsWhatItCan(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stdout, filepath.Join(out, "stream.png"))
 	assert.Contains(t, stdout, filepath.Join(out, "frames.png"), "the frames picture needs no results either")
-	assert.Contains(t, stdout, "2 figures drawn, 17 skipped (scale none)")
+	assert.Contains(t, stdout, "2 figures drawn, 21 skipped (scale none)")
 	lines := strings.Split(strings.TrimSpace(stderr), "\n")
-	assert.Len(t, lines, 17, "one line per skipped figure")
+	assert.Len(t, lines, 21, "one line per skipped figure")
 	for _, l := range lines {
 		assert.True(t, strings.HasPrefix(l, "skipped "), l)
 	}

@@ -54,6 +54,28 @@ func DependencyTiny() sweep.Scale {
 	return sc
 }
 
+// AutoFreezingTiny is the scale of the auto-freezing study: Tiny over 2,000
+// steps with the error window the whole run (so that the return has a
+// positive variance to divide by); its stages are 100 (0.5M), 200, 500 and
+// 1,000 steps long, the auto schedule's between 100 and 1,000.
+func AutoFreezingTiny() sweep.Scale {
+	sc := Tiny()
+	sc.Steps = 2000
+	sc.Set = map[string]any{"window": 2000, "log-every": 250}
+	return sc
+}
+
+// AutoFreezingAtariTiny is the scale of the auto-freezing-atari study: 1,000
+// steps on the file's game with the error window the whole run, nothing
+// tuned, two final seeds.
+func AutoFreezingAtariTiny() sweep.Scale {
+	sc := AtariTiny(nil)
+	sc.Envs = nil
+	sc.Steps = 1000
+	sc.Set = map[string]any{"window": 1000, "log-every": 250}
+	return sc
+}
+
 // Stage says how far WriteStudy goes.
 type Stage int
 
@@ -67,7 +89,7 @@ const (
 // AllStudies are the studies of experiments/configs that figures reads.
 var AllStudies = []string{"main-comparison", "compute-matched-tbptt", "truncation-h10",
 	"normalization-ablation", "ccn-features-per-stage", "ccn-steps-per-stage", "online-gradients",
-	"dependency-length"}
+	"dependency-length", "auto-freezing"}
 
 // WriteStudy expands configs/STUDY.yaml at scale (added to the study under
 // the name Scale) into the results directory dir and computes its runs up to
@@ -145,13 +167,17 @@ func AtariTiny(only []string) sweep.Scale {
 }
 
 // WriteAll writes every study of AllStudies, complete, at Tiny scale
-// (dependency-length at DependencyTiny), the
-// Atari studies at AtariTiny, and the truncation study's CSVs.
+// (dependency-length at DependencyTiny, auto-freezing at AutoFreezingTiny),
+// the Atari studies at AtariTiny, auto-freezing-atari at
+// AutoFreezingAtariTiny, and the truncation study's CSVs.
 func WriteAll(dir, configs string) error {
 	for _, s := range AllStudies {
 		sc := Tiny()
-		if s == "dependency-length" {
+		switch s {
+		case "dependency-length":
 			sc = DependencyTiny()
+		case "auto-freezing":
+			sc = AutoFreezingTiny()
 		}
 		if err := WriteStudy(dir, configs, s, sc, Complete); err != nil {
 			return err
@@ -161,6 +187,9 @@ func WriteAll(dir, configs string) error {
 		if err := WriteStudy(dir, configs, s, AtariTiny(only), Complete); err != nil {
 			return err
 		}
+	}
+	if err := WriteStudy(dir, configs, "auto-freezing-atari", AutoFreezingAtariTiny(), Complete); err != nil {
+		return err
 	}
 	return WriteTruncation(filepath.Join(dir, "truncation"))
 }
