@@ -8,6 +8,11 @@
 //	go run ./internal/spikes -method constructive -seed 2 -alpha 1e-3
 //	go run ./internal/spikes -env space-invaders -method columnar -features 6 -seed 100 -alpha 3e-4 -steps 812000 -from 806000 -every 1000 -step-from 808880 -step-to 809060
 //
+// -run DIR replays a finished run with its own settings (its summary.json's
+// config), e.g. a medium-scale Atari run:
+//
+//	go run ./internal/spikes -run results/medium/runs/ccn-ae5cd37fc1324d37 -every 500000
+//
 // -step-from and -step-to print single steps (the action, the episode ends).
 // The learner, optimizer and TD(λ) agent (with episode ends on the pixel
 // games) are those of ccn run with the same settings; nothing is written.
@@ -42,10 +47,27 @@ func main() {
 	from := flag.Int("from", 0, "steps before the first printed period")
 	stepFrom := flag.Int("step-from", -1, "print every step t with step-from ≤ t < step-to (pixel games: t, action, cumulant, done, G, y, ĥ)")
 	stepTo := flag.Int("step-to", -1, "see step-from")
+	run := flag.String("run", "", "a run's directory: replay it with its summary.json's settings (the flags above but -steps, -every, -from, -step-from and -step-to are ignored; -steps defaults to the run's)")
 	flag.Parse()
 
-	r, err := experiments.RunConfig{Env: *envName, Method: arch.Method(*method), Features: *features,
-		FeaturesPerStage: *fps, StepsPerStage: *perStage, Seed: *seed, StepSize: *alpha, Epsilon: *eps, Steps: *steps}.Resolve()
+	rc := experiments.RunConfig{Env: *envName, Method: arch.Method(*method), Features: *features,
+		FeaturesPerStage: *fps, StepsPerStage: *perStage, Seed: *seed, StepSize: *alpha, Epsilon: *eps, Steps: *steps}
+	if *run != "" {
+		s, err := experiments.ReadSummary(*run)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "spikes:", err)
+			os.Exit(2)
+		}
+		rc = s.Config
+		stepsSet := false
+		flag.Visit(func(f *flag.Flag) { stepsSet = stepsSet || f.Name == "steps" })
+		if stepsSet {
+			rc.Steps = *steps
+		} else {
+			*steps = rc.Steps
+		}
+	}
+	r, err := rc.Resolve()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "spikes:", err)
 		os.Exit(2)
