@@ -11,7 +11,7 @@
 // -run DIR replays a finished run with its own settings (its summary.json's
 // config), e.g. a medium-scale Atari run:
 //
-//	go run ./internal/spikes -run results/medium/runs/ccn-ae5cd37fc1324d37 -every 500000
+//	go run ./internal/spikes -run results/medium/runs/ID -every 500000
 //
 // -step-from and -step-to print single steps (the action, the episode ends).
 // The learner, optimizer and TD(λ) agent (with episode ends on the pixel
