@@ -16,29 +16,33 @@ var defaultGate = compare.RunGate
 // gatedRun returns the RunFunc of a Pool without its own Run:
 // experiments.Run with gate as experiments.Options.Gate (none if gate is
 // nil), called once per architecture (architectureKey) for all the runs the
-// RunFunc computes; a later run of a checked architecture gets the first
-// call's result.
+// RunFunc computes, even when several start at once; every run of an
+// architecture gets that call's result.
 func gatedRun(gate func(experiments.Resolved) error) RunFunc {
 	if gate == nil {
 		return func(ctx context.Context, cfg experiments.Resolved, dir string) (experiments.Summary, error) {
 			return experiments.Run(ctx, cfg, dir, experiments.Options{})
 		}
 	}
+	// One entry per architecture, its check run once: runs of the same
+	// architecture that start together wait for the first one's check.
+	type result struct {
+		once sync.Once
+		err  error
+	}
 	var mu sync.Mutex
-	checked := map[string]error{}
+	checked := map[string]*result{}
 	once := func(c experiments.Resolved) error {
 		key := architectureKey(c)
 		mu.Lock()
-		err, ok := checked[key]
-		mu.Unlock()
-		if ok {
-			return err
+		r, ok := checked[key]
+		if !ok {
+			r = new(result)
+			checked[key] = r
 		}
-		err = gate(c)
-		mu.Lock()
-		checked[key] = err
 		mu.Unlock()
-		return err
+		r.once.Do(func() { r.err = gate(c) })
+		return r.err
 	}
 	return func(ctx context.Context, cfg experiments.Resolved, dir string) (experiments.Summary, error) {
 		return experiments.Run(ctx, cfg, dir, experiments.Options{Gate: once})
