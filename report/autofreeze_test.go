@@ -10,7 +10,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"gonum.org/v1/plot/cmpimg"
 
 	"github.com/ccn-go/ccn/experiments"
 	"github.com/ccn-go/ccn/plots"
@@ -214,16 +213,7 @@ func TestAutoFreezingGolden(t *testing.T) {
 		t.Run(b.name, func(t *testing.T) {
 			fig, err := b.draw(r, report.StudyAutoFreezing)
 			require.NoError(t, err)
-			got := renderGolden(t, fig.Drawer)
-			path := filepath.Join("testdata", b.name+"_golden.png")
-			if *regenAutoFreezing {
-				require.NoError(t, os.WriteFile(path, got, 0o644))
-			}
-			want, err := os.ReadFile(path)
-			require.NoError(t, err)
-			same, err := cmpimg.Equal("png", got, want)
-			require.NoError(t, err)
-			assert.True(t, same, "%s differs from %s (regenerate with -regen-auto-freezing and look)", b.name, path)
+			assertGolden(t, b.name, renderGolden(t, fig.Drawer), *regenAutoFreezing, "-regen-auto-freezing")
 		})
 	}
 }

@@ -82,6 +82,22 @@ func mean(x []float64) float64 {
 	return s / float64(len(x))
 }
 
+// assertGolden checks the rendered figure got against testdata/NAME_golden.png,
+// first rewriting that file with got when regen is set (the test flag named
+// flagName).
+func assertGolden(t *testing.T, name string, got []byte, regen bool, flagName string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+"_golden.png")
+	if regen {
+		require.NoError(t, os.WriteFile(path, got, 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err)
+	same, err := cmpimg.Equal("png", got, want)
+	require.NoError(t, err)
+	assert.True(t, same, "%s differs from %s (regenerate with %s and look)", name, path, flagName)
+}
+
 // renderGolden draws fig at 96 dpi, a *plot.Plot as the one panel of a grid
 // (legend outside, as saved).
 func renderGolden(t *testing.T, fig plots.Drawer) []byte {
@@ -121,16 +137,7 @@ func TestDependencyLengthGolden(t *testing.T) {
 		t.Run(b.name, func(t *testing.T) {
 			fig, err := b.draw(r)
 			require.NoError(t, err)
-			got := renderGolden(t, fig.Drawer)
-			path := filepath.Join("testdata", b.name+"_golden.png")
-			if *regenDependency {
-				require.NoError(t, os.WriteFile(path, got, 0o644))
-			}
-			want, err := os.ReadFile(path)
-			require.NoError(t, err)
-			same, err := cmpimg.Equal("png", got, want)
-			require.NoError(t, err)
-			assert.True(t, same, "%s differs from %s (regenerate with -regen-dependency and look)", b.name, path)
+			assertGolden(t, b.name, renderGolden(t, fig.Drawer), *regenDependency, "-regen-dependency")
 		})
 	}
 
