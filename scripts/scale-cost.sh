@@ -66,19 +66,26 @@ for f in "$@"; do
 		"$tmp/tuned" "$tmp/seen" "$tmp/tasks" >"$tmp/configs"
 	study=0
 	while IFS="$(printf '\t')" read -r runs cands ratio cmd; do
-		short=$(echo "$cmd" | awk -v out="$tmp/run" -v d="$divisor" '{ for (i = 1; i <= NF; i++) {
+		# The tasks name the binary that planned them; time $ccn's runs.
+		short=$(echo "$cmd" | awk -v out="$tmp/run" -v d="$divisor" -v ccn="$ccn" '{ $1 = ccn; for (i = 1; i <= NF; i++) {
 			if ($i == "--steps" || $i == "--steps-per-stage" || $i == "--stage-min" || $i == "--stage-max" || $i == "--stage-window") {
 				if ($(i + 1) != "auto") $(i + 1) = int($(i + 1) / d)
 				i++ }
 			if ($i == "--out") { $(i + 1) = out; i++ } }
 			print }')
-		gate=$(echo "$cmd" | awk -v out="$tmp/gate" '{ for (i = 1; i <= NF; i++) {
+		gate=$(echo "$cmd" | awk -v out="$tmp/gate" -v ccn="$ccn" '{ $1 = ccn; for (i = 1; i <= NF; i++) {
 			if ($i == "--steps") { $(i + 1) = 1; i++ }
 			if ($i == "--out") { $(i + 1) = out; i++ } }
 			print }')
 		rm -rf "$tmp/run" "$tmp/gate"
-		/usr/bin/time -f "%U %S" -o "$tmp/cpu" sh -c "$short --no-gate >/dev/null 2>&1" || true
-		/usr/bin/time -f "%U %S" -o "$tmp/cpu1" sh -c "$gate >/dev/null 2>&1" || true
+		# A run that fails has no cost to measure: stop, naming it and its error
+		# (counting it as 0 CPU-s would understate the scale).
+		for timed in "cpu:$short --no-gate" "cpu1:$gate"; do
+			if ! /usr/bin/time -f "%U %S" -o "$tmp/${timed%%:*}" sh -c "${timed#*:} >/dev/null 2>$tmp/err"; then
+				echo "scale-cost: this run failed ($(tail -n 1 "$tmp/err")): ${timed#*:}" >&2
+				exit 1
+			fi
+		done
 		per=$(cat "$tmp/cpu" "$tmp/cpu1" | awk -v d="$divisor" 'NR == 1 { s = d * ($1 + $2) } NR == 2 { s += $1 + $2 } END { printf "%.1f", s }')
 		# a tuned candidate also stands for 1/cands of its group's final runs,
 		# each ratio times as long

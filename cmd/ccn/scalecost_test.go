@@ -73,3 +73,30 @@ func TestScaleCost(t *testing.T) {
 	assert.Contains(t, lines["tiny-shared"][0], "--method constructive")
 	assert.Contains(t, lines["tiny-shared"][0], "3 runs ")
 }
+
+// TestScaleCostFailingRun: a run that fails stops the estimate with one line
+// naming it and its error, instead of counting it as 0 CPU-s.
+func TestScaleCostFailingRun(t *testing.T) {
+	testtier.Full(t, "plans a tiny study")
+	for _, tool := range []string{"jq", "/usr/bin/time"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed", tool)
+		}
+	}
+	bin := ccnBinary(t)
+	// A ccn whose runs fail and whose other commands are the real ones.
+	failing := t.TempDir() + "/ccn"
+	script := "#!/bin/sh\nif [ \"$1\" = run ]; then echo 'ccn: injected failure' >&2; exit 1; fi\nexec " + bin + " \"$@\"\n"
+	require.NoError(t, os.WriteFile(failing, []byte(script), 0o755))
+	cmd := exec.Command("sh", "../../scripts/scale-cost.sh", "test", tinyStudy)
+	cmd.Env = append(os.Environ(), "CCN="+failing)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	require.Error(t, err, "stdout: %s", stdout.String())
+	msg := strings.TrimSpace(stderr.String())
+	assert.NotContains(t, msg, "\n", "one line")
+	assert.Contains(t, msg, "scale-cost: this run failed (ccn: injected failure): ")
+	assert.Contains(t, msg, " run --")
+	assert.NotContains(t, stdout.String(), "total at scale", "no estimate is printed")
+}
