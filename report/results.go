@@ -128,8 +128,15 @@ func (r *Results) plan(fig, study string) (*sweep.Plan, error) {
 	if scale == "" {
 		scale = "S"
 	}
-	return nil, missing(fig, "study %s not in %s (run: ccn sweep experiments/configs/%s.yaml --scale %s --out %s)",
-		study, r.Dir, study, scale, r.Dir)
+	file := filepath.Join("experiments", "configs", study+".yaml")
+	// The hint names a command that works: a study whose file (when it is
+	// at hand, as in the repository's root) lacks the scale cannot be run at it.
+	if st, err := sweep.Load(file); err == nil && r.Scale != "" && !slices.Contains(st.ScaleNames(), r.Scale) {
+		return nil, missing(fig, "study %s has no scale %s (%s defines %s)",
+			study, r.Scale, file, strings.Join(st.ScaleNames(), ", "))
+	}
+	return nil, missing(fig, "study %s not in %s (run: ccn sweep %s --scale %s --out %s)",
+		study, r.Dir, file, scale, r.Dir)
 }
 
 // GroupNames returns the names of study's groups in plan order, or a
