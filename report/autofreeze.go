@@ -226,11 +226,11 @@ func AutoFreezingStages(r *Results, study string) (Figure, error) {
 		parts = append(parts, groupText(s.s.group.Name, s.s.group))
 	}
 	for _, f := range fixed {
-		parts = append(parts, fmt.Sprintf("%s: %d stages froze%s", f.Label, len(f.Freezes), freezesText(f.Freezes)))
+		parts = append(parts, fmt.Sprintf("%s: %s froze%s", f.Label, countText(len(f.Freezes), "stage"), freezesText(f.Freezes)))
 	}
 	for s, xs := range byStage {
 		lo, hi := slices.Min(xs), slices.Max(xs)
-		parts = append(parts, fmt.Sprintf("stage %d froze in %d runs, median step %s (%s-%s)", s+1, len(xs), thousands(int(math.Round(stats.Median(xs)))), thousands(int(lo)), thousands(int(hi))))
+		parts = append(parts, fmt.Sprintf("stage %d froze in %s, median step %s (%s-%s)", s+1, countText(len(xs), "run"), thousands(int(math.Round(stats.Median(xs)))), thousands(int(lo)), thousands(int(hi))))
 	}
 	parts = append(parts, fmt.Sprintf("Stage lengths: median %s over %d stages", thousands(int(math.Round(stats.Median(lengths)))), len(lengths)))
 	return Figure{Name: fig, Drawer: grid, Caption: strings.Join(parts, ". ") + "."}, nil

@@ -130,14 +130,14 @@ func TestAutoFreezing(t *testing.T) {
 		"stage 1 froze in 3 runs, median step 700 (500-900)",
 		"stage 2 froze in 3 runs, median step 1,500 (1,400-2,000)",
 		"stage 3 froze in 2 runs, median step 4,750 (3,000-6,500)",
-		"stage 4 froze in 1 runs, median step 8,000 (8,000-8,000)",
+		"stage 4 froze in 1 run, median step 8,000 (8,000-8,000)",
 		// Lengths 700 800 5000 | 500 1500 | 900 500 1600 5000.
 		"Stage lengths: median 900 over 9 stages",
 		// The fixed schedules: stage k at k·P while k·P < 10,000.
 		"fixed 500: 19 stages froze, at 500, 1,000, …, 9,500",
 		"fixed 1k: 9 stages froze, at 1,000, 2,000, …, 9,000",
 		"fixed 2.5k: 3 stages froze, at 2,500, 5,000, 7,500",
-		"fixed 5k: 1 stages froze, at 5,000",
+		"fixed 5k: 1 stage froze, at 5,000",
 		"stage-min 500, stage-max 5,000, a measurement every 5 steps",
 	} {
 		assert.Contains(t, stages.Caption, s)

@@ -225,9 +225,12 @@ func missing(fig, format string, args ...any) error {
 }
 
 // seedsText is "1 seed" or "n seeds".
-func seedsText(n int) string {
+func seedsText(n int) string { return countText(n, "seed") }
+
+// countText is "1 noun" or "n nouns".
+func countText(n int, noun string) string {
 	if n == 1 {
-		return "1 seed"
+		return "1 " + noun
 	}
-	return fmt.Sprintf("%d seeds", n)
+	return fmt.Sprintf("%d %ss", n, noun)
 }
