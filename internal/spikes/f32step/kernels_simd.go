@@ -58,26 +58,21 @@ func Input32(dst []float32, x []float64) {
 //	a_q[j] = b_q + u_q·h[j] + Σ_k W_q[k]·x[k]      q = i, f, g, o
 //
 // of u = len(h) columns of m inputs (blocks of arch.ColumnParams(m)
-// entries). x holds Padded(m) entries, zero after the first m: a row's last
-// octet reads up to 7 entries past its end (the next row's, or the block's
-// u_q and b_q), which the zeros cancel. Eight partial sums per gate (k mod
-// 8) with fused multiply-adds, then their total.
+// entries). x holds at least Padded(m) entries: a row's last octet reads up
+// to 7 entries past the row's end (the next row's, or the block's u_q and
+// b_q) and past x[m-1], and takes its lanes beyond m as zero. Eight partial
+// sums per gate (k mod 8) with fused multiply-adds, then their total.
 func Preact32(ai, af, ag, ao, h, blocks, x []float32, m int) {
 	u := len(h)
 	size := arch.ColumnParams(m)
 	if m < 1 || len(x) < Padded(m) || len(blocks) < u*size || len(ai) < u || len(af) < u || len(ag) < u || len(ao) < u {
 		panic(fmt.Sprintf("f32step: Preact32 of %d columns of %d inputs: %d parameters, %d inputs", u, m, len(blocks), len(x)))
 	}
-	for _, xk := range x[m:Padded(m)] {
-		if xk != 0 {
-			panic("f32step: Preact32 with nonzero padding of its input")
-		}
-	}
 	pb, px := base(blocks), base(x)
 	var a [4]float32
 	for j, hj := range h {
 		p := unsafe.Add(pb, 4*j*size)
-		dot := dot4x8(p, px, m, Padded(m))
+		dot := dot4x8(p, px, m)
 		bq := archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(p, 4*(4*m+4))))
 		uq := archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(p, 4*4*m)))
 		uq.MulAdd(archsimd.BroadcastFloat32x4(hj), bq).Add(dot).Store(&a)
@@ -86,15 +81,28 @@ func Preact32(ai, af, ag, ao, h, blocks, x []float32, m int) {
 	archsimd.ClearAVXUpperBits()
 }
 
-// dot4x8 returns the dot products of the four rows p[q·m:q·m+n] with
-// x[:n] (n a multiple of 8), gate order in the lanes.
+// laneIndex holds the lane numbers.
+var laneIndex = [8]float32{0, 1, 2, 3, 4, 5, 6, 7}
+
+// dot4x8 returns the dot products of the four rows p[q·m:q·m+m] with
+// x[:m], gate order in the lanes; the last octet's lanes beyond m are
+// zeroed in x.
 //
 //go:noinline
-func dot4x8(p, px unsafe.Pointer, m, n int) f32x4 {
+func dot4x8(p, px unsafe.Pointer, m int) f32x4 {
 	p1, p2, p3 := unsafe.Add(p, 4*m), unsafe.Add(p, 8*m), unsafe.Add(p, 12*m)
 	var s0, s1, s2, s3 f32x8
-	for k := 0; k < n; k += 8 {
+	m8 := m &^ 7
+	k := 0
+	for ; k < m8; k += 8 {
 		xv := ldAt(px, k)
+		s0 = ldAt(p, k).MulAdd(xv, s0)
+		s1 = ldAt(p1, k).MulAdd(xv, s1)
+		s2 = ldAt(p2, k).MulAdd(xv, s2)
+		s3 = ldAt(p3, k).MulAdd(xv, s3)
+	}
+	if k < m {
+		xv := ldAt(px, k).Masked(archsimd.LoadFloat32x8(&laneIndex).Less(bc(float32(m - k))))
 		s0 = ldAt(p, k).MulAdd(xv, s0)
 		s1 = ldAt(p1, k).MulAdd(xv, s1)
 		s2 = ldAt(p2, k).MulAdd(xv, s2)

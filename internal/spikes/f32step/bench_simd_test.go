@@ -1,0 +1,184 @@
+//go:build goexperiment.simd && amd64 && linux
+
+package f32step
+
+import (
+	"math/rand/v2"
+	"runtime"
+	"syscall"
+	"testing"
+	"unsafe"
+
+	"github.com/ccn-go/ccn/arch"
+	"github.com/ccn-go/ccn/internal/lanes"
+)
+
+// threadCPU returns the calling thread's CPU time in nanoseconds
+// (CLOCK_THREAD_CPUTIME_ID), as BenchmarkSteadyStep in package experiments.
+func threadCPU() int64 {
+	const clockThreadCPUTimeID = 3
+	var ts syscall.Timespec
+	syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTimeID, uintptr(unsafe.Pointer(&ts)), 0)
+	return ts.Nano()
+}
+
+// cpuLoop runs step b.N times and reports the thread CPU time per call
+// (cpu-ns/op).
+func cpuLoop(b *testing.B, step func(i int)) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	for i := range 100 {
+		step(i)
+	}
+	b.ResetTimer()
+	start := threadCPU()
+	for i := 0; i < b.N; i++ {
+		step(i)
+	}
+	b.ReportMetric(float64(threadCPU()-start)/float64(b.N), "cpu-ns/op")
+}
+
+// netShape is a network in its last stage at 275 inputs: the inputs of
+// each stage (the frozen stages' too), the learning stage's columns, and
+// RMSProp's blocks (the columns' parameters, the head, the bias).
+type netShape struct {
+	name   string
+	stages []struct{ u, m int }
+	rms    []int
+}
+
+var netShapes = []netShape{
+	{"columnar6", []struct{ u, m int }{{6, 275}}, []int{6 * arch.ColumnParams(275), 6, 1}},
+	{"ccn15x5", []struct{ u, m int }{{5, 275}, {5, 280}, {5, 285}}, []int{5 * arch.ColumnParams(285), 15, 1}},
+	{"ccn15x5_stage1", []struct{ u, m int }{{5, 275}}, []int{5 * arch.ColumnParams(275), 5, 1}},
+	{"ccn15x5_stage2", []struct{ u, m int }{{5, 275}, {5, 280}}, []int{5 * arch.ColumnParams(280), 10, 1}},
+}
+
+// frames are 16 inputs of 285 entries, a tenth of them 1 (the benchmarks'
+// stream), in float64 and float32. Every input is 1 in one frame at least:
+// the trace of an input that stays 0 decays into subnormal numbers, where
+// rounding holds it (0.6 times the least subnormal rounds to it), and the
+// float64 trace update then runs a fifth slower (measured) while the
+// synthetic stream of BenchmarkEndToEnd275 has none.
+func frames() ([][]float64, [][]float32) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	f64, f32 := make([][]float64, 16), make([][]float32, 16)
+	for i := range f64 {
+		f64[i], f32[i] = make([]float64, 288), make([]float32, 288)
+		for k := range 285 {
+			if rng.Float64() < 0.1 || k%16 == i {
+				f64[i][k], f32[i][k] = 1, 1
+			}
+		}
+	}
+	return f64, f32
+}
+
+// BenchmarkPasses times each pass of the learner step at 275 inputs in
+// float64 (the lane kernels of package lanes the engine calls) and in
+// float32 (this package), one after the other: the forward pre-activations
+// of every stage (for float32 with the conversion of the 275 inputs), the
+// learning stage's trace update with its fold into z, and RMSProp over the
+// learnable parameters' three blocks (float32 with a division per octet,
+// and shared between two octets).
+func BenchmarkPasses(b *testing.B) {
+	x64, x32f := frames()
+	for _, sh := range netShapes {
+		rng := rand.New(rand.NewPCG(15, 16))
+		b.Run(sh.name+"/forward/f64", func(b *testing.B) {
+			var blocks [][]float64
+			for _, st := range sh.stages {
+				_, p := fill32(rng, st.u*arch.ColumnParams(st.m), -0.1, 0.1)
+				blocks = append(blocks, p)
+			}
+			_, h := fill32(rng, 5+1, -1, 1)
+			a := make([][]float64, 4)
+			for q := range a {
+				a[q] = make([]float64, 6)
+			}
+			cpuLoop(b, func(i int) {
+				x := x64[i&15]
+				for s, st := range sh.stages {
+					lanes.Preact(a[0][:st.u], a[1][:st.u], a[2][:st.u], a[3][:st.u], h[:st.u], blocks[s], x[:st.m])
+				}
+			})
+		})
+		b.Run(sh.name+"/forward/f32", func(b *testing.B) {
+			var blocks [][]float32
+			for _, st := range sh.stages {
+				p, _ := fill32(rng, st.u*arch.ColumnParams(st.m), -0.1, 0.1)
+				blocks = append(blocks, p)
+			}
+			h, _ := fill32(rng, 6, -1, 1)
+			a := make([][]float32, 4)
+			for q := range a {
+				a[q] = make([]float32, 6)
+			}
+			xin := make([]float32, 296)
+			cpuLoop(b, func(i int) {
+				x := x64[i&15]
+				Input32(xin, x[:275])
+				copy(xin[275:285], x32f[i&15][275:285]) // the earlier stages' features
+				for s, st := range sh.stages {
+					Preact32(a[0][:st.u], a[1][:st.u], a[2][:st.u], a[3][:st.u], h[:st.u], blocks[s], xin, st.m)
+				}
+			})
+		})
+		last := sh.stages[len(sh.stages)-1]
+		b.Run(sh.name+"/trace/f64", func(b *testing.B) {
+			t := benchTraceCase(last.u, last.m)
+			cpuLoop(b, func(i int) {
+				lanes.StageTraceFold(t.ht64, t.ct64, x64[i&15][:last.m], t.f, t.hp, t.k, t.z6, t.d, t.c, true)
+			})
+		})
+		b.Run(sh.name+"/trace/f32", func(b *testing.B) {
+			t := benchTraceCase(last.u, last.m)
+			cpuLoop(b, func(i int) {
+				StageTraceFold32(t.ht, t.ct, x32f[i&15][:last.m], t.f, t.hp, t.k, t.z, t.d, t.c, true)
+			})
+		})
+		for _, v := range []struct {
+			name string
+			f32  func(theta, u, v []float32, s, alpha, b, eps float64)
+		}{{"f64", nil}, {"f32", RMSProp32}, {"f32shared", RMSProp32Shared}} {
+			b.Run(sh.name+"/rmsprop/"+v.name, func(b *testing.B) {
+				n := 0
+				for _, k := range sh.rms {
+					n += k
+				}
+				t32, t64 := fill32(rng, n, -0.1, 0.1)
+				z32, z64 := fill32(rng, n, -1, 1)
+				v32, v64 := fill32(rng, n, 0.5, 1)
+				cpuLoop(b, func(int) {
+					o := 0
+					for j, k := range sh.rms {
+						alpha := 1e-4
+						if j == 1 {
+							alpha /= float64(k)
+						}
+						if v.f32 == nil {
+							lanes.RMSProp(t64[o:o+k], z64[o:o+k], v64[o:o+k], 0.5, alpha, 0.9999, 1e-8)
+						} else {
+							v.f32(t32[o:o+k], z32[o:o+k], v32[o:o+k], 0.5, alpha, 0.9999, 1e-8)
+						}
+						o += k
+					}
+				})
+			})
+		}
+	}
+}
+
+// benchTraceCase is a traceCase whose traces stay finite and normal under
+// repeated steps: fixed coefficients of a stable recurrence (f = 0.6, A =
+// 0.05, B = 0.5, E = 0.02, κ_q = D = 0.1), z decaying by γλ = 0.72.
+func benchTraceCase(u, m int) *traceCase {
+	t := newTraceCase(rand.New(rand.NewPCG(17, 18)), u, m)
+	for j := range u {
+		t.f[j], t.k.A[j], t.k.B[j], t.k.E[j], t.c[j] = 0.6, 0.05, 0.5, 0.02, 1
+		kj := t.k.K[8*j : 8*j+8]
+		kj[0], kj[1], kj[2], kj[7] = 0.1, 0.1, 0.1, 0.1
+	}
+	t.d = 0.72
+	return t
+}
