@@ -182,3 +182,88 @@ func benchTraceCase(u, m int) *traceCase {
 	t.d = 0.72
 	return t
 }
+
+// BenchmarkPassesTBPTT times T-BPTT 5:7's passes at 275 inputs (28 rows of
+// input weights, a window of 5) in float64 and float32, one after the
+// other: the input weights' pre-activations (for float32 with the input's
+// conversion), the gradient (cleared, then the window's outer products
+// summed into the input weights' block) and RMSProp with the fold of the
+// gradient into z over the learnable parameters (7,924 entries, then the
+// head's 8).
+func BenchmarkPassesTBPTT(b *testing.B) {
+	const R, m, w, n, head = 28, 275, 5, 7924, 8
+	x64, x32f := frames()
+	rng := rand.New(rand.NewPCG(27, 28))
+	wih32, wih := fill32(rng, R*m, -0.1, 0.1)
+	b.Run("tbptt5x7/forward/f64", func(b *testing.B) {
+		var a [4]float64
+		cpuLoop(b, func(i int) {
+			x := x64[i&15][:m]
+			for row := 0; row < R; row += 4 {
+				lanes.Dot4(&a, wih[row*m:(row+4)*m], x)
+			}
+		})
+	})
+	b.Run("tbptt5x7/forward/f32", func(b *testing.B) {
+		xin := make([]float32, Padded(m))
+		var s f32x4
+		cpuLoop(b, func(i int) {
+			Input32(xin, x64[i&15][:m])
+			for row := 0; row < R; row += 4 {
+				s = s.Add(dot4x8(unsafe.Pointer(&wih32[row*m]), base(xin), m))
+			}
+		})
+	})
+	d32, d := fill32(rng, R*w, -1, 1)
+	b.Run("tbptt5x7/grad/f64", func(b *testing.B) {
+		g := make([]float64, n+head)
+		xw := make([][]float64, w)
+		cpuLoop(b, func(i int) {
+			for k := range w {
+				xw[k] = x64[(i+k)&15][:m]
+			}
+			clear(g)
+			lanes.OuterSum(g[:R*m], d, xw)
+		})
+	})
+	b.Run("tbptt5x7/grad/f32", func(b *testing.B) {
+		g := make([]float32, n+head)
+		xw := make([][]float32, w)
+		pad := make([][]float32, 16) // the frames' first 275 inputs, zero after
+		for k := range pad {
+			pad[k] = make([]float32, Padded(m))
+			copy(pad[k], x32f[k][:m])
+		}
+		cpuLoop(b, func(i int) {
+			for k := range w {
+				xw[k] = pad[(i+k)&15]
+			}
+			clear(g)
+			OuterSum32(g, d32, xw, m)
+		})
+	})
+	b.Run("tbptt5x7/rmsprop/f64", func(b *testing.B) {
+		_, th := fill32(rng, n+head, -0.1, 0.1)
+		_, z := fill32(rng, n+head, -1, 1)
+		_, v := fill32(rng, n+head, 0.5, 1)
+		_, g := fill32(rng, n+head, -1, 1)
+		cpuLoop(b, func(int) {
+			lanes.RMSPropFold(th[:n], z[:n], v[:n], g[:n], 0.5, 1e-4, 0.9999, 1e-8, 0.72, 1)
+			lanes.RMSProp(th[n:], z[n:], v[n:], 0.5, 1e-4/7, 0.9999, 1e-8)
+			lanes.ScaleAdd(z[n:], 0.72, 1, g[n:])
+		})
+	})
+	b.Run("tbptt5x7/rmsprop/f32", func(b *testing.B) {
+		th, _ := fill32(rng, n+head, -0.1, 0.1)
+		z, _ := fill32(rng, n+head, -1, 1)
+		v, _ := fill32(rng, n+head, 0.5, 1)
+		g, _ := fill32(rng, n+head, -1, 1)
+		cpuLoop(b, func(int) {
+			RMSPropFold32(th[:n], z[:n], v[:n], g[:n], 0.5, 1e-4, 0.9999, 1e-8, 0.72, 1)
+			RMSProp32Shared(th[n:], z[n:], v[n:], 0.5, 1e-4/7, 0.9999, 1e-8)
+			for k := n; k < n+head; k++ {
+				z[k] = 0.72*z[k] + g[k]
+			}
+		})
+	})
+}
