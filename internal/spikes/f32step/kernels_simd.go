@@ -336,3 +336,76 @@ func rmsprop32SharedAt(pt, pu, pv unsafe.Pointer, n int, s, alpha, b, c, eps flo
 	stAt(lv, pv, n-8)
 	stAt(lt, pt, n-8)
 }
+
+// StageTraceFold32Rows is StageTraceFold32 with the four rows of a block
+// taken one after the other (each row one stream of ht, ct and z beside x)
+// instead of together: the same operations and bits.
+func StageTraceFold32Rows(ht, ct, x []float32, f, hp []float64, k lanes.TraceCoef, z []float32, d float64, c []float64, add bool) {
+	u, m := len(hp), len(x)
+	size := arch.ColumnParams(m)
+	if m < 8 || len(ht) != u*size || len(ct) != u*size || len(z) != u*size || len(f) < u || len(c) < u ||
+		len(k.A) < u || len(k.B) < u || len(k.E) < u || len(k.K) < 8*u {
+		panic(fmt.Sprintf("f32step: StageTraceFold32Rows of %d columns of %d inputs: traces %d %d, z %d",
+			u, m, len(ht), len(ct), len(z)))
+	}
+	var s colScalars
+	for j := range u {
+		kj := k.K[8*j : 8*j+8]
+		h := float32(hp[j])
+		s.f, s.A, s.B, s.E = float32(f[j]), float32(k.A[j]), float32(k.B[j]), float32(k.E[j])
+		s.D, s.ki, s.kf, s.kg = float32(kj[7]), float32(kj[0]), float32(kj[1]), float32(kj[2])
+		s.c, s.d = float32(c[j]), float32(d)
+		s.kc = [8]float32{s.ki * h, s.kf * h, s.kg * h, 0, s.ki, s.kf, s.kg, 0}
+		s.kh = [8]float32{0, 0, 0, s.D * h, 0, 0, 0, s.D}
+		o := 4 * j * size
+		ph, pc, pz := unsafe.Add(base(ht), o), unsafe.Add(base(ct), o), unsafe.Add(base(z), o)
+		for q, kq := range [4]float32{s.ki, s.kf, s.kg, 0} {
+			var dq float32
+			if q == 3 {
+				dq = s.D
+			}
+			r := 4 * q * m
+			row32At(unsafe.Add(ph, r), unsafe.Add(pc, r), unsafe.Add(pz, r), base(x), m, &s, kq, dq, add)
+		}
+		tail32(ph, pc, pz, m, &s, add)
+	}
+	archsimd.ClearAVXUpperBits()
+}
+
+// row32At advances and folds one row of m input weights' traces (direct
+// term kq·x into c, dq·x into h), the last octet held as in column32At.
+//
+//go:noinline
+func row32At(ph, pc, pz, px unsafe.Pointer, m int, s *colScalars, kq, dq float32, add bool) {
+	vf, vA, vB, vE, vk, vD, vd, vc := bc(s.f), bc(s.A), bc(s.B), bc(s.E), bc(kq), bc(dq), bc(s.d), bc(s.c)
+	m8 := m &^ 7
+	step := func(k int) (cn, hn, zn f32x8) {
+		xv, h := ldAt(px, k), ldAt(ph, k)
+		cn = vf.MulAdd(ldAt(pc, k), vA.MulAdd(h, vk.Mul(xv)))
+		hn = vB.MulAdd(cn, vE.MulAdd(h, vD.Mul(xv)))
+		return cn, hn, fold(hn, ldAt(pz, k), vd, vc, add)
+	}
+	lc, lh, lz := step(m - 8)
+	for k := 0; k < m8; k += 8 {
+		cn, hn, zn := step(k)
+		stAt(cn, pc, k)
+		stAt(hn, ph, k)
+		stAt(zn, pz, k)
+	}
+	stAt(lc, pc, m-8)
+	stAt(lh, ph, m-8)
+	stAt(lz, pz, m-8)
+}
+
+// tail32 advances and folds the last 8 entries of a block (u_q, b_q).
+func tail32(ph, pc, pz unsafe.Pointer, m int, s *colScalars, add bool) {
+	vf, vA, vB, vE := bc(s.f), bc(s.A), bc(s.B), bc(s.E)
+	kc, kh := archsimd.LoadFloat32x8(&s.kc), archsimd.LoadFloat32x8(&s.kh)
+	i := 4 * m
+	h := ldAt(ph, i)
+	cn := vf.MulAdd(ldAt(pc, i), vA.MulAdd(h, kc))
+	stAt(cn, pc, i)
+	hn := vB.MulAdd(cn, vE.MulAdd(h, kh))
+	stAt(hn, ph, i)
+	stAt(fold(hn, ldAt(pz, i), bc(s.d), bc(s.c), add), pz, i)
+}

@@ -154,7 +154,11 @@ func (t *traceCase) check(tb testing.TB, add bool, mut mutation) float64 {
 		c.ht, c.ct, c.z, c.x32 = ht, ct, z, x
 		mut(&c, &d)
 	}
-	StageTraceFold32(ht, ct, x, t.f, t.hp, t.k, z, d, t.c, add)
+	if rowsVariant {
+		StageTraceFold32Rows(ht, ct, x, t.f, t.hp, t.k, z, d, t.c, add)
+	} else {
+		StageTraceFold32(ht, ct, x, t.f, t.hp, t.k, z, d, t.c, add)
+	}
 	r := 0.0
 	for _, v := range []struct {
 		name string
@@ -176,16 +180,23 @@ func (t *traceCase) check(tb testing.TB, add bool, mut mutation) float64 {
 
 var traceShapes = []struct{ u, m int }{{6, 275}, {5, 285}, {5, 275}, {5, 280}, {1, 8}, {2, 9}, {3, 16}, {4, 23}}
 
+// rowsVariant makes traceCase.check run StageTraceFold32Rows.
+var rowsVariant bool
+
 func TestStageTraceFold32(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	for _, sh := range traceShapes {
-		for _, add := range []bool{true, false} {
-			for range 3 {
-				r := newTraceCase(rng, sh.u, sh.m).check(t, add, nil)
-				t.Logf("%d×%d add %v: worst error %.3f of the bound", sh.u, sh.m, add, r)
+	for _, rows := range []bool{false, true} {
+		rowsVariant = rows
+		rng := rand.New(rand.NewPCG(1, 2))
+		for _, sh := range traceShapes {
+			for _, add := range []bool{true, false} {
+				for range 3 {
+					r := newTraceCase(rng, sh.u, sh.m).check(t, add, nil)
+					t.Logf("rows %v, %d×%d add %v: worst error %.3f of the bound", rows, sh.u, sh.m, add, r)
+				}
 			}
 		}
 	}
+	rowsVariant = false
 }
 
 // TestStageTraceFold32Teeth: the check fails for a float32 run that drops
@@ -203,12 +214,16 @@ func TestStageTraceFold32Teeth(t *testing.T) {
 		}},
 		{"no decay of z", func(_ *traceCase, d *float64) { *d = 1 }},
 	}
-	for _, mu := range muts {
-		rng := rand.New(rand.NewPCG(3, 4))
-		if r := newTraceCase(rng, 6, 275).check(t, true, mu.mut); r <= 1 {
-			t.Errorf("%s: worst error %.3g of the bound, the check does not see it", mu.name, r)
+	for _, rows := range []bool{false, true} {
+		rowsVariant = rows
+		for _, mu := range muts {
+			rng := rand.New(rand.NewPCG(3, 4))
+			if r := newTraceCase(rng, 6, 275).check(t, true, mu.mut); r <= 1 {
+				t.Errorf("rows %v, %s: worst error %.3g of the bound, the check does not see it", rows, mu.name, r)
+			}
 		}
 	}
+	rowsVariant = false
 }
 
 // rmsCase checks RMSProp32 (or the shared-division loop) over n entries
