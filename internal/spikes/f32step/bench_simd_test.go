@@ -143,15 +143,6 @@ func BenchmarkPasses(b *testing.B) {
 				StageTraceFold32Rows(t.ht, t.ct, x32f[i&15][:last.m], t.f, t.hp, t.k, t.z, t.d, t.c, true)
 			})
 		})
-		b.Run(sh.name+"/trace/f32rowsoff", func(b *testing.B) {
-			t := benchTraceCase(last.u, last.m)
-			// ct and z at other offsets modulo 4 KiB than ht.
-			t.ct = append(make([]float32, 336), t.ct...)[336:]
-			t.z = append(make([]float32, 672), t.z...)[672:]
-			cpuLoop(b, func(i int) {
-				StageTraceFold32Rows(t.ht, t.ct, x32f[i&15][:last.m], t.f, t.hp, t.k, t.z, t.d, t.c, true)
-			})
-		})
 		for _, v := range []struct {
 			name string
 			f32  func(theta, u, v []float32, s, alpha, b, eps float64)
