@@ -273,3 +273,154 @@ func BenchmarkPassesTBPTT(b *testing.B) {
 		})
 	})
 }
+
+// BenchmarkComposed runs the passes of BenchmarkPasses in one step, in the
+// engine's order and on shared vectors (the learning stage's parameters are
+// the forward pass's and RMSProp's θ; its eligibility trace z is RMSProp's
+// direction and the fold's destination): the forward pre-activations of
+// every stage, RMSProp (float32: shared divisions), then the trace update
+// with its fold (float32: row by row). It checks that the passes' times
+// add up when they follow one another, as in a learner's step.
+func BenchmarkComposed(b *testing.B) {
+	x64, x32f := frames()
+	for _, sh := range netShapes[:2] {
+		rng := rand.New(rand.NewPCG(29, 30))
+		last := sh.stages[len(sh.stages)-1]
+		nl := last.u * arch.ColumnParams(last.m)
+		n := 0
+		for _, k := range sh.rms {
+			n += k
+		}
+		b.Run(sh.name+"/f64", func(b *testing.B) {
+			var blocks [][]float64
+			for _, st := range sh.stages[:len(sh.stages)-1] {
+				_, p := fill32(rng, st.u*arch.ColumnParams(st.m), -0.1, 0.1)
+				blocks = append(blocks, p)
+			}
+			_, theta := fill32(rng, n, -0.1, 0.1)
+			_, v := fill32(rng, n, 0.5, 1)
+			blocks = append(blocks, theta[:nl])
+			_, h := fill32(rng, 6, -1, 1)
+			a := make([][]float64, 4)
+			for q := range a {
+				a[q] = make([]float64, 6)
+			}
+			t := benchTraceCase(last.u, last.m)
+			z := append(t.z6, make([]float64, n-nl)...)
+			cpuLoop(b, func(i int) {
+				x := x64[i&15]
+				for s, st := range sh.stages {
+					lanes.Preact(a[0][:st.u], a[1][:st.u], a[2][:st.u], a[3][:st.u], h[:st.u], blocks[s], x[:st.m])
+				}
+				o := 0
+				for j, k := range sh.rms {
+					alpha := 1e-4
+					if j == 1 {
+						alpha /= float64(k)
+					}
+					lanes.RMSProp(theta[o:o+k], z[o:o+k], v[o:o+k], 0.5, alpha, 0.9999, 1e-8)
+					o += k
+				}
+				lanes.StageTraceFold(t.ht64, t.ct64, x[:last.m], t.f, t.hp, t.k, z[:nl], t.d, t.c, true)
+			})
+		})
+		b.Run(sh.name+"/f32", func(b *testing.B) {
+			var blocks [][]float32
+			for _, st := range sh.stages[:len(sh.stages)-1] {
+				p, _ := fill32(rng, st.u*arch.ColumnParams(st.m), -0.1, 0.1)
+				blocks = append(blocks, p)
+			}
+			theta, _ := fill32(rng, n, -0.1, 0.1)
+			v, _ := fill32(rng, n, 0.5, 1)
+			blocks = append(blocks, theta[:nl])
+			h, _ := fill32(rng, 6, -1, 1)
+			a := make([][]float32, 4)
+			for q := range a {
+				a[q] = make([]float32, 6)
+			}
+			t := benchTraceCase(last.u, last.m)
+			z := append(t.z, make([]float32, n-nl)...)
+			xin := make([]float32, 296)
+			cpuLoop(b, func(i int) {
+				Input32(xin, x64[i&15][:275])
+				copy(xin[275:285], x32f[i&15][275:285])
+				for s, st := range sh.stages {
+					Preact32(a[0][:st.u], a[1][:st.u], a[2][:st.u], a[3][:st.u], h[:st.u], blocks[s], xin, st.m)
+				}
+				o := 0
+				for j, k := range sh.rms {
+					alpha := 1e-4
+					if j == 1 {
+						alpha /= float64(k)
+					}
+					RMSProp32Shared(theta[o:o+k], z[o:o+k], v[o:o+k], 0.5, alpha, 0.9999, 1e-8)
+					o += k
+				}
+				StageTraceFold32Rows(t.ht, t.ct, x32f[i&15][:last.m], t.f, t.hp, t.k, z[:nl], t.d, t.c, true)
+			})
+		})
+	}
+}
+
+// BenchmarkComposedTBPTT is BenchmarkComposed for T-BPTT 5:7: the input
+// weights' pre-activations, the gradient (cleared, the window's outer
+// products) and RMSProp with the fold, on shared vectors (θ's first block
+// is the input weights, the gradient is the fold's).
+func BenchmarkComposedTBPTT(b *testing.B) {
+	const R, m, w, n, head = 28, 275, 5, 7924, 8
+	x64, x32f := frames()
+	rng := rand.New(rand.NewPCG(31, 32))
+	d32, d := fill32(rng, R*w, -1, 1)
+	b.Run("tbptt5x7/f64", func(b *testing.B) {
+		_, th := fill32(rng, n+head, -0.1, 0.1)
+		_, z := fill32(rng, n+head, -1, 1)
+		_, v := fill32(rng, n+head, 0.5, 1)
+		g := make([]float64, n+head)
+		xw := make([][]float64, w)
+		var a [4]float64
+		cpuLoop(b, func(i int) {
+			x := x64[i&15][:m]
+			for row := 0; row < R; row += 4 {
+				lanes.Dot4(&a, th[row*m:(row+4)*m], x)
+			}
+			for k := range w {
+				xw[k] = x64[(i+k)&15][:m]
+			}
+			clear(g)
+			lanes.OuterSum(g[:R*m], d, xw)
+			lanes.RMSPropFold(th[:n], z[:n], v[:n], g[:n], 0.5, 1e-4, 0.9999, 1e-8, 0.72, 1)
+			lanes.RMSProp(th[n:], z[n:], v[n:], 0.5, 1e-4/7, 0.9999, 1e-8)
+			lanes.ScaleAdd(z[n:], 0.72, 1, g[n:])
+		})
+	})
+	b.Run("tbptt5x7/f32", func(b *testing.B) {
+		th, _ := fill32(rng, n+head, -0.1, 0.1)
+		z, _ := fill32(rng, n+head, -1, 1)
+		v, _ := fill32(rng, n+head, 0.5, 1)
+		g := make([]float32, n+head)
+		xw := make([][]float32, w)
+		pad := make([][]float32, 16)
+		for k := range pad {
+			pad[k] = make([]float32, Padded(m))
+			copy(pad[k], x32f[k][:m])
+		}
+		xin := make([]float32, Padded(m))
+		var s f32x4
+		cpuLoop(b, func(i int) {
+			Input32(xin, x64[i&15][:m])
+			for row := 0; row < R; row += 4 {
+				s = s.Add(dot4x8(unsafe.Pointer(&th[row*m]), base(xin), m))
+			}
+			for k := range w {
+				xw[k] = pad[(i+k)&15]
+			}
+			clear(g)
+			OuterSum32(g, d32, xw, m)
+			RMSPropFold32(th[:n], z[:n], v[:n], g[:n], 0.5, 1e-4, 0.9999, 1e-8, 0.72, 1)
+			RMSProp32Shared(th[n:], z[n:], v[n:], 0.5, 1e-4/7, 0.9999, 1e-8)
+			for k := n; k < n+head; k++ {
+				z[k] = 0.72*z[k] + g[k]
+			}
+		})
+	})
+}
