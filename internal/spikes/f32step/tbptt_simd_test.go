@@ -128,3 +128,34 @@ func TestRMSPropFold32Teeth(t *testing.T) {
 		t.Errorf("worst error %.3g of the bound, the check does not see it", r)
 	}
 }
+
+// TestZeroAllocs: no kernel allocates.
+func TestZeroAllocs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(33, 34))
+	tc := newTraceCase(rng, 6, 275)
+	x := make([]float32, Padded(275))
+	Input32(x, tc.x)
+	th, _ := fill32(rng, 6655, -1, 1)
+	v, _ := fill32(rng, 6655, 0, 1)
+	g, _ := fill32(rng, 28*275+8, -1, 1)
+	d, _ := fill32(rng, 28*5, -1, 1)
+	xw := [][]float32{x, x, x, x, x}
+	a := make([]float32, 6)
+	for _, k := range []struct {
+		name string
+		f    func()
+	}{
+		{"Input32", func() { Input32(x, tc.x) }},
+		{"Preact32", func() { Preact32(a, a, a, a, a, th, x, 275) }},
+		{"StageTraceFold32", func() { StageTraceFold32(tc.ht, tc.ct, tc.x32, tc.f, tc.hp, tc.k, tc.z, tc.d, tc.c, true) }},
+		{"StageTraceFold32Rows", func() { StageTraceFold32Rows(tc.ht, tc.ct, tc.x32, tc.f, tc.hp, tc.k, tc.z, tc.d, tc.c, true) }},
+		{"RMSProp32", func() { RMSProp32(th, tc.z[:6648], v, 0.5, 1e-4, 0.9999, 1e-8) }},
+		{"RMSProp32Shared", func() { RMSProp32Shared(th, tc.z[:6648], v, 0.5, 1e-4, 0.9999, 1e-8) }},
+		{"OuterSum32", func() { OuterSum32(g, d, xw, 275) }},
+		{"RMSPropFold32", func() { RMSPropFold32(th, tc.z[:6648], v, g[:6648], 0.5, 1e-4, 0.9999, 1e-8, 0.7, 1) }},
+	} {
+		if n := testing.AllocsPerRun(20, k.f); n != 0 {
+			t.Errorf("%s: %v allocations per call", k.name, n)
+		}
+	}
+}
