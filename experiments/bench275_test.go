@@ -54,7 +54,7 @@ func (s *syntheticStream) Next(x []float64) float64 {
 
 // newSyntheticAgent returns a started agent for cfg at 275 inputs, a network
 // learner moved to its last stage.
-func newSyntheticAgent(tb testing.TB, cfg RunConfig) (*td.Agent, *syntheticStream) {
+func newSyntheticAgent(tb testing.TB, cfg RunConfig) (*td.Agent[float64], *syntheticStream) {
 	r, err := cfg.Resolve()
 	if err != nil {
 		tb.Fatal(err)

@@ -77,6 +77,7 @@ type RunConfig struct {
 	Optimizer        string
 	Window           int
 	LogEvery         int
+	Float32          bool // the float32 engine (docs/performance.md); false: float64
 }
 
 // DefaultMethod is the method of a RunConfig whose Method is empty: the

@@ -43,6 +43,10 @@ type Setting struct {
 	// AutoStepsPerStage): Parse accepts them, Format and the JSON of
 	// summary.json write them.
 	Words map[string]int
+	// OmitZero leaves the setting out of the "config" object of
+	// summary.json (and of every JSON encoding of a RunConfig) while it is
+	// zero, so that adding it changes no existing run's files.
+	OmitZero bool
 }
 
 // word returns the name of value v of s, if it has one.
@@ -414,6 +418,16 @@ var Settings = []Setting{
 		Default: constant(10_000),
 		Check:   atLeast1(func(c *RunConfig) int { return c.LogEvery }),
 		Field:   func(c *RunConfig) any { return &c.LogEvery }},
+	{Key: "float32", Help: "run the opt-in float32 engine (traces and RMSProp in float32; checked against float64 by the gate)",
+		For: networked,
+		Check: func(c *RunConfig) string {
+			if c.Float32 && c.Optimizer != OptimizerRMSProp {
+				return "applies to optimizer rmsprop only"
+			}
+			return ""
+		},
+		Field:    func(c *RunConfig) any { return &c.Float32 },
+		OmitZero: true},
 }
 
 func methodList() string {
