@@ -82,8 +82,8 @@ type Network = NetworkOf[float64]
 type NetworkOf[T arch.Float] struct {
 	// Defect injects a deliberate mistake for tests of the comparison only.
 	// Network honours PreviousStepFeatures (float64 only), DropRecurrentTerm
-	// (in its learning columns), RestartStatsAtStage and
-	// RestartStateAtStage.
+	// (in its learning columns), RestartStatsAtStage, RestartStateAtStage
+	// and Float32StaleInput (float32 only).
 	Defect Defect
 
 	cfg NetworkConfig // defaults resolved
@@ -283,7 +283,7 @@ func (n *NetworkOf[T]) Step(x []float64) float64 {
 	for k, xk := range x {
 		in[k] = n.inputNorm.update(k, xk)
 	}
-	if n.in32 != nil {
+	if n.in32 != nil && (n.Defect != Float32StaleInput || n.total%2 == 0) {
 		lanes.Input32(n.in32[:m], in[:m])
 	}
 	L := n.top.Learning()
