@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ccn-go/ccn/arch"
+	"github.com/ccn-go/ccn/experiments"
 	"github.com/ccn-go/ccn/forward"
 )
 
@@ -90,4 +91,17 @@ func TestGateFloat32(t *testing.T) {
 	assert.True(t, ge.Float32)
 	assert.Contains(t, err.Error(), "float32 engine")
 	assert.Contains(t, err.Error(), "float64 engine")
+}
+
+// A run of the float32 setting has its gate hold the float32 network to the
+// float64 one: RunGateSpec says so, and the gate passes the engine.
+func TestRunGateFloat32(t *testing.T) {
+	r := experiments.RunConfig{Method: arch.MethodCCN, Features: 4, FeaturesPerStage: 2, Float32: true}.MustResolve()
+	spec, ok := RunGateSpec(r, InjectNone)
+	require.True(t, ok)
+	assert.True(t, spec.Float32)
+	require.NoError(t, RunGate(r))
+	r64 := experiments.RunConfig{Method: arch.MethodCCN, Features: 4, FeaturesPerStage: 2}.MustResolve()
+	spec, _ = RunGateSpec(r64, InjectNone)
+	assert.False(t, spec.Float32)
 }
