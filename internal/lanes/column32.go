@@ -15,10 +15,10 @@ import (
 // the coefficients of the traces and of the fold) are passed in float64,
 // as the float64 engine computes them, and rounded to float32 where a
 // float32 kernel multiplies by them. The lane path takes eight float32
-// lanes with fused multiply-adds; the scalar path does the element-wise
-// kernels' operations in the same order with the same fused operations
-// (fma32), and sums dot products in another order, so the two differ in
-// the last bits of sums only (and, rarely, by the double rounding of fma32).
+// lanes with fused multiply-adds; the scalar path computes a stored value
+// in float64 from the float32 operands and rounds it once where the lane
+// path stores it (the fold and RMSProp's second moments with the lane
+// path's fused operation, fma32), so the two differ in the last bits.
 
 // Padded32 is the length of a float32 input copy of m values for
 // Preact32: m rounded up to a multiple of 8.
@@ -175,31 +175,62 @@ func stageTrace32Scalar(ht, ct, x []float32, f, hp []float64, k TraceCoef, z []f
 		if z != nil {
 			zb, cj = z[j*size:(j+1)*size], float32(c[j])
 		}
-		// One entry: direct term dt of gate q, in the lane path's order.
-		step := func(i, q int, dt float32) {
-			hOld := hb[i]
-			cNew := fma32(vf, cb[i], fma32(A, hOld, kq[q]*dt))
-			cb[i] = cNew
-			hNew := fma32(B, cNew, fma32(E, hOld, dq[q]*dt))
-			hb[i] = hNew
-			switch {
-			case zb == nil:
-			case add:
-				zb[i] = fma32(d32, zb[i], cj*hNew)
-			default:
-				zb[i] = cj * hNew
+		s := traceRow32{f: float64(vf), A: float64(A), B: float64(B), E: float64(E), d: float64(d32), c: float64(cj),
+			zb: zb != nil, add: add}
+		for q := range 4 {
+			s.kq, s.dq = float64(kq[q]), float64(dq[q])
+			r := q * m
+			var zr []float32
+			if zb != nil {
+				zr = zb[r : r+m]
+			}
+			s.row(hb[r:r+m], cb[r:r+m], zr, x)
+		}
+		// u_q (direct term hp) and b_q (direct term 1), one entry each.
+		for q := range 4 {
+			s.kq, s.dq = float64(kq[q]), float64(dq[q])
+			for _, e := range [2]struct {
+				i  int
+				dt float32
+			}{{4*m + q, h}, {4*m + 4 + q, 1}} {
+				var zr []float32
+				if zb != nil {
+					zr = zb[e.i : e.i+1]
+				}
+				s.row(hb[e.i:e.i+1], cb[e.i:e.i+1], zr, []float32{e.dt})
 			}
 		}
-		for q := range 4 {
-			for kk, xk := range x {
-				step(q*m+kk, q, xk)
-			}
-		}
-		for q := range 4 {
-			step(4*m+q, q, h) // u_q: direct term hp
-		}
-		for q := range 4 {
-			step(4*m+4+q, q, 1) // b_q: direct term 1
+	}
+}
+
+// traceRow32 holds one row's scalars for stageTrace32Scalar, the float32
+// scalars in float64.
+type traceRow32 struct {
+	f, A, B, E, kq, dq, d, c float64
+	zb, add                  bool
+}
+
+// row advances the entries of a row with direct terms x and folds them
+// into zb if s.zb. It computes each value in float64 from the float32
+// operands and rounds it to float32 where the lane path stores it (c', then
+// h' from the rounded c', then z): the lane path's roundings of the inner
+// products and sums are not made, which keeps the scalar loop free of
+// conversions in its chain of dependent operations (in fused float32 it
+// ran 4.5 times slower than the float64 kernel).
+func (s *traceRow32) row(hb, cb, zb, x []float32) {
+	hb, cb = hb[:len(x)], cb[:len(x)]
+	for i, dt := range x {
+		hOld, t := float64(hb[i]), float64(dt)
+		cNew := float32(s.f*float64(cb[i]) + (s.A*hOld + s.kq*t))
+		cb[i] = cNew
+		hNew := float32(s.B*float64(cNew) + (s.E*hOld + s.dq*t))
+		hb[i] = hNew
+		switch {
+		case !s.zb:
+		case s.add:
+			zb[i] = float32(s.d*float64(zb[i]) + s.c*float64(hNew))
+		default:
+			zb[i] = float32(s.c * float64(hNew))
 		}
 	}
 }

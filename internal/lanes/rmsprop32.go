@@ -13,9 +13,8 @@ import (
 // shares one division between two octets, 1/a₀ = a₁·(α/(a₀·a₁)), as
 // RMSProp's lane path does between two quads, and takes the last n mod 8
 // entries in the octet ending at the end (computed from the old values
-// before the loop, stored after it); the scalar path divides per entry.
-// The two differ in the last bits of θ (v takes the same fused operation
-// in both).
+// before the loop, stored after it); the scalar path computes each stored
+// value in float64 and rounds it once. The two differ in the last bits.
 func RMSProp32(theta, u, v []float32, s, alpha, b, eps float64) {
 	n := len(u)
 	if len(theta) < n || len(v) < n {
@@ -46,17 +45,16 @@ func RMSPropFold32(theta, u, v, t []float32, s, alpha, b, eps, d, c float64) {
 	ScaleAddSame32(u, d, c, t)
 }
 
-// rmsprop32Scalar is the scalar path of RMSProp32.
+// rmsprop32Scalar is the scalar path of RMSProp32: each stored value
+// computed in float64 from the float32 operands (the constants rounded to
+// float32) and rounded once.
 func rmsprop32Scalar(theta, u, v []float32, s, alpha, b, eps float64) {
-	s32, a32, b32, c32, e32 := float32(s), float32(alpha), float32(b), float32(1-b), float32(eps)
+	s32 := float32(s)
+	a, bb, c, e := float64(float32(alpha)), float64(float32(b)), float64(float32(1-b)), float64(float32(eps))
 	for i, ui := range u {
-		g := s32 * ui
-		vi := fma32(c32*g, g, b32*v[i])
+		g := float64(s32 * ui)
+		vi := float32(c*g*g + bb*float64(v[i]))
 		v[i] = vi
-		theta[i] += a32 * g / (sqrt32(vi) + e32)
+		theta[i] = float32(float64(theta[i]) + a*g/(math.Sqrt(float64(vi))+e))
 	}
 }
-
-// sqrt32 is the correctly rounded float32 square root (that of float64,
-// rounded, is).
-func sqrt32(x float32) float32 { return float32(math.Sqrt(float64(x))) }
