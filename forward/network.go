@@ -59,8 +59,9 @@ type Network = NetworkOf[float64]
 // element type T. Under float32 the pre-activations are also computed in
 // float32 (from a float32 copy of the normalized inputs and features); the
 // states, activations, normalization, head sum and prediction stay float64
-// (docs/performance.md, "The float32 engine"). Its topology is an arch.Network: stages of columns, the
-// last stage learning and the earlier ones frozen. Within a step, stages are
+// (docs/performance.md, "The float32 engine"). Its topology is an
+// arch.Network: stages of columns, the last stage learning and the earlier
+// ones frozen. Within a step, stages are
 // computed in order; a column of stage s reads
 //
 //	[x, ĥ of every feature of stages 0..s-1 at the current step]
