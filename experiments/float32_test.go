@@ -62,11 +62,14 @@ func TestFloat32Setting(t *testing.T) {
 		{Method: arch.MethodTBPTT, Float32: true},
 		{Method: arch.MethodColumnar, Features: 2, Optimizer: OptimizerAdam, Float32: true},
 	}
-	for _, c := range bad {
+	for i, c := range bad {
 		_, err := c.Resolve()
 		var ce *ConfigError
 		require.True(t, errors.As(err, &ce), "%+v: %v", c, err)
 		assert.Equal(t, "float32", ce.Key)
+		if i == 0 {
+			assert.Equal(t, "float32 does not apply to method tbptt (only to ccn, columnar, constructive)", ce.Problem)
+		}
 	}
 }
 
