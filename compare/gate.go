@@ -35,6 +35,11 @@ type GateSpec struct {
 	// RTU is the shape of an RTU layer (CheckRTU over the whole of Xs).
 	RTU *arch.RTU
 
+	// Float32 also holds a network's float32 engine to its float64 engine
+	// (CheckFloat32Network on Xs at both gate scales, the stages as for the
+	// reference), after the float64 engine passed.
+	Float32 bool
+
 	Seed   uint64
 	Inject Injection // a mistake injected into the engines (InjectNone: none)
 }
@@ -48,6 +53,7 @@ type GateNet struct {
 	// (forward.AutoFreeze); the gate then also follows stage changes at
 	// steps the test picks (gateAuto).
 	AutoFreeze bool
+	StepSize   float64 // α, for the float32 check (0: 1e-3)
 }
 
 // GateLength is the least number of steps the gate checks: long enough for
@@ -100,9 +106,18 @@ func streamInputs(e env.Env, warmup, n int) [][]float64 {
 type GateError struct {
 	Check     string
 	Agreement Agreement
+	// Float32 is set when the float32 engine disagreed with the float64
+	// one (CheckFloat32Network) beyond Tol; else the engine disagreed with
+	// the reference beyond Tolerance.
+	Float32 bool
+	Tol     float64
 }
 
 func (e *GateError) Error() string {
+	if e.Float32 {
+		return fmt.Sprintf("compare: gradient gate: %s disagrees with the float64 engine (max rel error %.3g > %.3g); refusing to run",
+			e.Check, e.Agreement.MaxRel, e.Tol)
+	}
 	return fmt.Sprintf("compare: gradient gate: %s disagrees with the autodiff reference (max rel error %.3g > %g); refusing to run",
 		e.Check, e.Agreement.MaxRel, Tolerance)
 }
@@ -203,6 +218,36 @@ func Gate(spec GateSpec) error {
 		}
 		if err != nil {
 			return fmt.Errorf("compare: gradient gate: reference failed: %w", err)
+		}
+	}
+	if spec.Float32 && spec.Net != nil {
+		return gateFloat32(spec)
+	}
+	return nil
+}
+
+// gateFloat32 is the float32 part of Gate: CheckFloat32Network on spec.Xs
+// at both gate scales (the second with FastNorm where the run normalizes),
+// the stages split over Xs as for the reference, with spec.Inject's defect
+// in the float32 engine.
+func gateFloat32(spec GateSpec) error {
+	net := *spec.Net
+	segs := []int{len(spec.Xs)}
+	if net.MaxFeatures > net.FeaturesPerStage {
+		stages := (net.MaxFeatures + net.FeaturesPerStage - 1) / net.FeaturesPerStage
+		segs = segs[:0]
+		for s := range stages {
+			segs = append(segs, len(spec.Xs)*(s+1)/stages-len(spec.Xs)*s/stages)
+		}
+	}
+	for i, scale := range gateScales {
+		norm, normName := gateNorm(i, net.Norm)
+		fs := Float32NetSpec{Inputs: len(spec.Xs[0]), FeaturesPerStage: net.FeaturesPerStage, MaxFeatures: net.MaxFeatures,
+			Norm: norm, Segments: segs, StepSize: net.StepSize}
+		a := CheckFloat32Network(fs, Trajectory{Xs: spec.Xs, Scale: scale}, spec.Seed, spec.Inject.Forward())
+		if !a.Pass() {
+			return &GateError{Check: fmt.Sprintf("float32 engine at step %d (%s, scale %g)", a.Step, normName, scale),
+				Agreement: Agreement{MaxRel: a.MaxRel}, Float32: true, Tol: a.Tol}
 		}
 	}
 	return nil

@@ -47,7 +47,9 @@ func RunGateInjected(r experiments.Resolved, in Injection) error {
 // stage change, and with steps-per-stage auto also changes at steps the
 // AutoFreeze test picks) for Columnar, Constructive and CCN, the linear control, the
 // RTU layer, and for the dense LSTM T-BPTT with the run's k, exact RTRL,
-// SnAp-1 or UORO's exact parts.
+// SnAp-1 or UORO's exact parts. A run of the float32 engine (the float32
+// setting) also has its float32 network held to the float64 one
+// (CheckFloat32Network).
 func RunGateSpec(r experiments.Resolved, in Injection) (GateSpec, bool) {
 	c := r.Config()
 	info, _ := arch.Info(c.Method)
@@ -62,9 +64,10 @@ func RunGateSpec(r experiments.Resolved, in Injection) (GateSpec, bool) {
 		n = max(n, 2*c.Truncation)
 	}
 	rng := newRand(c.Seed, 1)
-	spec := GateSpec{Xs: streamInputs(e, rng.IntN(GateWarmup), n), Seed: c.Seed, Inject: in}
+	spec := GateSpec{Xs: streamInputs(e, rng.IntN(GateWarmup), n), Seed: c.Seed, Inject: in, Float32: c.Float32}
 	if top, ok := r.Network(inputs); ok {
-		spec.Net = &GateNet{FeaturesPerStage: c.FeaturesPerStage, MaxFeatures: c.Features, Norm: top.Norm, AutoFreeze: r.AutoFreeze().On()}
+		spec.Net = &GateNet{FeaturesPerStage: c.FeaturesPerStage, MaxFeatures: c.Features, Norm: top.Norm, AutoFreeze: r.AutoFreeze().On(),
+			StepSize: c.StepSize}
 	} else if l, ok := r.Linear(inputs); ok {
 		spec.Linear = &l
 	} else if s, ok := r.RTU(inputs); ok {

@@ -54,7 +54,7 @@ func TestRunGateSpec(t *testing.T) {
 			}
 			if spec.Net != nil {
 				c := r.Config()
-				assert.Equal(t, GateNet{FeaturesPerStage: c.FeaturesPerStage, MaxFeatures: c.Features, Norm: spec.Net.Norm}, *spec.Net)
+				assert.Equal(t, GateNet{FeaturesPerStage: c.FeaturesPerStage, MaxFeatures: c.Features, Norm: spec.Net.Norm, StepSize: c.StepSize}, *spec.Net)
 				assert.True(t, spec.Net.Norm.Enabled, "the run's normalization")
 			}
 

@@ -21,6 +21,7 @@ var nameRE = regexp.MustCompile("`([a-z][a-z0-9]*)\\.([A-Za-z_][A-Za-z0-9_]*)(?:
 type decls struct {
 	top     map[string]bool
 	members map[string]map[string]bool
+	aliases [][2]string // alias, generic type it instantiates
 }
 
 // moduleDecls parses every non-test Go file under root and returns the
@@ -81,6 +82,14 @@ func moduleDecls(t *testing.T, root string) map[string]*decls {
 						}
 					case *ast.TypeSpec:
 						p.top[s.Name.Name] = true
+						// An alias of an instantiated generic type
+						// (type Network = NetworkOf[float64]) has
+						// its members.
+						if ix, ok := s.Type.(*ast.IndexExpr); ok && s.Assign.IsValid() {
+							if id, ok := ix.X.(*ast.Ident); ok {
+								p.aliases = append(p.aliases, [2]string{s.Name.Name, id.Name})
+							}
+						}
 						var fields *ast.FieldList
 						switch tt := s.Type.(type) {
 						case *ast.StructType:
@@ -103,6 +112,16 @@ func moduleDecls(t *testing.T, root string) map[string]*decls {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, p := range pkgs {
+		for _, a := range p.aliases {
+			for name := range p.members[a[1]] {
+				if p.members[a[0]] == nil {
+					p.members[a[0]] = map[string]bool{}
+				}
+				p.members[a[0]][name] = true
+			}
+		}
 	}
 	return pkgs
 }

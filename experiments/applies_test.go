@@ -16,7 +16,7 @@ import (
 // and the normalization of the networks, the linear control and the RTUs.
 func TestSettingsApplyByMethod(t *testing.T) {
 	var (
-		network = []string{"features", "features-per-stage", "epsilon", "norm-decay", "no-norm"}
+		network = []string{"features", "features-per-stage", "epsilon", "norm-decay", "no-norm", "float32"}
 		stages  = []string{"steps-per-stage", "stage-min", "stage-max", "stage-window", "stage-threshold", "stage-decay"}
 		dense   = []string{"hidden", "no-out-bias", "fan-in-init", "full-output-step"}
 	)

@@ -54,7 +54,7 @@ func (s *syntheticStream) Next(x []float64) float64 {
 
 // newSyntheticAgent returns a started agent for cfg at 275 inputs, a network
 // learner moved to its last stage.
-func newSyntheticAgent(tb testing.TB, cfg RunConfig) (*td.Agent, *syntheticStream) {
+func newSyntheticAgent(tb testing.TB, cfg RunConfig) (*td.Agent[float64], *syntheticStream) {
 	r, err := cfg.Resolve()
 	if err != nil {
 		tb.Fatal(err)
@@ -96,5 +96,54 @@ func TestEndToEnd275ZeroAllocs(t *testing.T) {
 		if allocs := testing.AllocsPerRun(50, func() { a.Step(x, s.Next(x)) }); allocs != 0 {
 			t.Errorf("%s: %v allocations per step", tc.name, allocs)
 		}
+	}
+	for _, tc := range syntheticCases32 {
+		a, s := newSyntheticAgent32(t, tc.cfg)
+		x := make([]float64, syntheticInputs)
+		if allocs := testing.AllocsPerRun(50, func() { a.Step(x, s.Next(x)) }); allocs != 0 {
+			t.Errorf("%s (float32): %v allocations per step", tc.name, allocs)
+		}
+	}
+}
+
+// syntheticCases32 are the configurations of the float32 engine
+// (docs/performance.md, "The float32 engine") in BenchmarkEndToEnd275Float32.
+var syntheticCases32 = syntheticCases[:2] // CCN 15 (5 per stage), Columnar 6
+
+// newSyntheticAgent32 is newSyntheticAgent for the float32 engine.
+func newSyntheticAgent32(tb testing.TB, cfg RunConfig) (*td.Agent[float32], *syntheticStream) {
+	cfg.Float32 = true
+	r, err := cfg.Resolve()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cfg = r.Config()
+	l, layout, opt := r.NewLearner32(syntheticInputs)
+	if n, ok := l.(*forward.NetworkOf[float32]); ok {
+		for n.Features() < cfg.Features {
+			n.AdvanceStage()
+		}
+		layout = td.NetworkLayout(n.Topology())
+	}
+	a := td.New(l, layout, opt, cfg.Gamma, *cfg.Lambda)
+	s := newSyntheticStream()
+	x := make([]float64, syntheticInputs)
+	s.Next(x)
+	a.Start(x)
+	return a, s
+}
+
+// BenchmarkEndToEnd275Float32 is BenchmarkEndToEnd275 for the float32
+// engine: the same configurations, learner, stream and steps.
+func BenchmarkEndToEnd275Float32(b *testing.B) {
+	for _, tc := range syntheticCases32 {
+		b.Run(tc.name, func(b *testing.B) {
+			a, s := newSyntheticAgent32(b, tc.cfg)
+			x := make([]float64, syntheticInputs)
+			b.ReportAllocs()
+			for b.Loop() {
+				a.Step(x, s.Next(x))
+			}
+		})
 	}
 }

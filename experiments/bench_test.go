@@ -27,7 +27,7 @@ var endToEndCases = []endToEnd{
 
 // newFinalStageAgent returns the environment and a started agent for the
 // resolved cfg, with a network learner moved to its last stage (all features).
-func newFinalStageAgent(tb testing.TB, cfg RunConfig) (*td.Agent, func(x []float64) (float64, float64)) {
+func newFinalStageAgent(tb testing.TB, cfg RunConfig) (*td.Agent[float64], func(x []float64) (float64, float64)) {
 	r, err := cfg.Resolve()
 	if err != nil {
 		tb.Fatal(err)

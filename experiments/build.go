@@ -14,9 +14,12 @@ import (
 )
 
 var (
-	_ td.Staged          = (*forward.Network)(nil)
-	_ td.GradAccumulator = (*forward.Network)(nil)
-	_ StageEnder         = (*forward.Network)(nil)
+	_ td.Staged                   = (*forward.Network)(nil)
+	_ td.GradAccumulator[float64] = (*forward.Network)(nil)
+	_ StageEnder                  = (*forward.Network)(nil)
+	_ td.Staged                   = (*forward.NetworkOf[float32])(nil)
+	_ td.GradAccumulator[float32] = (*forward.NetworkOf[float32])(nil)
+	_ StageEnder                  = (*forward.NetworkOf[float32])(nil)
 )
 
 // StageEnder is implemented by learners that freeze stages
@@ -158,7 +161,7 @@ var denseEngines = map[arch.Method]func(shape arch.Dense, s arch.Spec) arch.Engi
 // U(−s, s), s = forward.DefaultInitScale, and w_out = 0, b_out = 0.
 //
 // A method added with arch.Register is built by its entry's New, from Spec.
-func (r Resolved) NewLearner(inputs int) (arch.Engine, td.Layout, td.Optimizer) {
+func (r Resolved) NewLearner(inputs int) (arch.Engine, td.Layout, td.Optimizer[float64]) {
 	c := r.c
 	seed := learnerSeed(c.Seed)
 	var l arch.Engine
@@ -198,21 +201,13 @@ func (r Resolved) NewLearner(inputs int) (arch.Engine, td.Layout, td.Optimizer) 
 		l = e
 		layout = td.RTULayout(shape)
 	case arch.FamilyNetwork:
-		n := forward.NewNetwork(forward.NetworkConfig{
-			Inputs:           inputs,
-			FeaturesPerStage: c.FeaturesPerStage,
-			MaxFeatures:      c.Features,
-			StepsPerStage:    max(0, c.StepsPerStage),
-			AutoFreeze:       r.AutoFreeze(),
-			Norm:             c.norm(),
-			Seed:             seed,
-		})
+		n := forward.NewNetwork(r.networkConfig(inputs))
 		l = n
 		layout = td.NetworkLayout(n.Topology())
 	default:
 		panic(fmt.Sprintf("experiments: method %s has no entry in the registry of methods (arch.Register)", c.Method))
 	}
-	var opt td.Optimizer
+	var opt td.Optimizer[float64]
 	switch c.Optimizer {
 	case OptimizerAdam:
 		opt = &td.Adam{StepSize: c.StepSize}
@@ -220,4 +215,34 @@ func (r Resolved) NewLearner(inputs int) (arch.Engine, td.Layout, td.Optimizer) 
 		opt = &td.RMSProp{StepSize: c.StepSize, FullHeadStep: c.FullOutputStep}
 	}
 	return l, layout, opt
+}
+
+// networkConfig is the configuration of the network of a networked method.
+func (r Resolved) networkConfig(inputs int) forward.NetworkConfig {
+	c := r.c
+	return forward.NetworkConfig{
+		Inputs:           inputs,
+		FeaturesPerStage: c.FeaturesPerStage,
+		MaxFeatures:      c.Features,
+		StepsPerStage:    max(0, c.StepsPerStage),
+		AutoFreeze:       r.AutoFreeze(),
+		Norm:             c.norm(),
+		Seed:             learnerSeed(c.Seed),
+	}
+}
+
+// NewLearner32 is NewLearner for a run of the float32 engine (the float32
+// setting): the network of a networked method with its parameters,
+// traces and pre-activations in float32 (forward.NetworkOf[float32]), drawn
+// as NewLearner draws them and rounded, and RMSProp in float32
+// (td.RMSProp32). It panics for a configuration without the float32
+// setting, which Resolve refuses for the methods and optimizers it does not
+// apply to.
+func (r Resolved) NewLearner32(inputs int) (arch.EngineOf[float32], td.Layout, td.Optimizer[float32]) {
+	c := r.c
+	if !c.Float32 || !c.Method.Networked() || c.Optimizer != OptimizerRMSProp {
+		panic(fmt.Sprintf("experiments: NewLearner32 of method %s, optimizer %s, float32 %v", c.Method, c.Optimizer, c.Float32))
+	}
+	n := forward.NewNetworkOf[float32](r.networkConfig(inputs))
+	return n, td.NetworkLayout(n.Topology()), &td.RMSProp32{StepSize: c.StepSize, FullHeadStep: c.FullOutputStep}
 }

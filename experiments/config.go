@@ -77,6 +77,7 @@ type RunConfig struct {
 	Optimizer        string
 	Window           int
 	LogEvery         int
+	Float32          bool // the float32 engine (docs/performance.md); false: float64
 }
 
 // DefaultMethod is the method of a RunConfig whose Method is empty: the
@@ -131,7 +132,11 @@ func (c RunConfig) Resolve() (Resolved, error) {
 	for _, s := range Settings {
 		if !s.Applies(c.Method) {
 			if !s.IsZero(&c) {
-				return Resolved{}, &ConfigError{Key: s.Key, Problem: fmt.Sprintf("%s does not apply to method %s", s.Key, c.Method)}
+				problem := fmt.Sprintf("%s does not apply to method %s", s.Key, c.Method)
+				if s.ListMethods {
+					problem += " (only to " + s.appliesTo() + ")"
+				}
+				return Resolved{}, &ConfigError{Key: s.Key, Problem: problem}
 			}
 			continue
 		}

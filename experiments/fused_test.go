@@ -17,7 +17,7 @@ type unfusedStaged struct {
 }
 
 // plainOptimizer hides an optimizer's TraceFolder.
-type plainOptimizer struct{ td.Optimizer }
+type plainOptimizer struct{ td.Optimizer[float64] }
 
 // The fused trace updates change nothing: a network trained with the
 // gradient folded into the trace by forward.Network.AccumulateGrad after the
@@ -44,7 +44,7 @@ func TestTDFusedTraceMatchesGrad(t *testing.T) {
 				inputs = c.inputs
 			}
 			l, layout, opt := cfg.NewLearner(inputs)
-			_, isAcc := l.(td.GradAccumulator)
+			_, isAcc := l.(td.GradAccumulator[float64])
 			require.True(t, isAcc)
 			opt.(*td.RMSProp).StepSize *= alpha
 			if hideAcc {

@@ -54,8 +54,8 @@ type Summary struct {
 	// "simd" or "scalar". The two agree to rounding, not bitwise.
 	Kernels string `json:"kernels"`
 	// Numerics names the arithmetic of the binary that computed the run
-	// (lanes.Numerics): "simd/1" (the kernel path and lanes.NumericsVersion)
-	// or "scalar". Two builds of the same numerics compute the same bits; a
+	// (RunNumerics): "simd/1" (the kernel path and lanes.NumericsVersion)
+	// or "scalar", followed by "/f32" for the float32 engine. Two builds of the same numerics compute the same bits; a
 	// summary written before this field existed is read by NumericsID.
 	Numerics string `json:"numerics,omitempty"`
 
@@ -112,7 +112,18 @@ func BuildInfo() (version, revision string) {
 func newSummary(c RunConfig) Summary {
 	v, r := BuildInfo()
 	return Summary{Config: c, Seed: c.Seed, Version: v, Revision: r, GoVersion: runtime.Version(),
-		Kernels: lanes.Path(), Numerics: lanes.Numerics()}
+		Kernels: lanes.Path(), Numerics: RunNumerics(c)}
+}
+
+// RunNumerics returns the numerics that a run of c computes with in this
+// binary: lanes.Numerics(), followed by "/f32" for the float32 engine
+// (c.Float32), so that runs of the two engines are never taken for one
+// another.
+func RunNumerics(c RunConfig) string {
+	if c.Float32 {
+		return lanes.Numerics() + "/f32"
+	}
+	return lanes.Numerics()
 }
 
 // NumericsID returns the numerics of the build that computed the run: the

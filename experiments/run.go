@@ -15,7 +15,6 @@ import (
 	"github.com/ccn-go/ccn/env"
 	"github.com/ccn-go/ccn/env/catalog"
 	"github.com/ccn-go/ccn/internal/atomicfile"
-	"github.com/ccn-go/ccn/internal/lanes"
 	"github.com/ccn-go/ccn/td"
 )
 
@@ -44,7 +43,7 @@ type Options struct {
 // complete run of another configuration: Key is the first setting, in the
 // order of Settings, whose stored value differs from the requested one, or
 // "numerics" when the configuration is the same but the run was computed by
-// a build of other numerics (Summary.NumericsID against lanes.Numerics), so
+// a build of other numerics (Summary.NumericsID against RunNumerics), so
 // that its bits are not this build's.
 type OtherRunError struct {
 	Dir, Key, Stored, Requested string
@@ -86,7 +85,7 @@ func Run(ctx context.Context, r Resolved, dir string, opts Options) (Summary, er
 			if key, stored, asked, differ := FirstDifference(s.Config, r.c); differ {
 				return Summary{}, &OtherRunError{Dir: dir, Key: key, Stored: stored, Requested: asked}
 			}
-			if n := lanes.Numerics(); s.NumericsID() != n {
+			if n := RunNumerics(r.c); s.NumericsID() != n {
 				return Summary{}, &OtherRunError{Dir: dir, Key: "numerics", Stored: s.NumericsID(), Requested: n}
 			}
 			s.Skipped = true
@@ -125,6 +124,27 @@ func Run(ctx context.Context, r Resolved, dir string, opts Options) (Summary, er
 	return s, err
 }
 
+// agent is the part of a td.Agent[T] that the learning loop uses, whatever
+// the element type T of its learner.
+type agent interface {
+	Start(x []float64) float64
+	Step(x []float64, c float64) (float64, bool)
+	EndEpisode()
+	ParamsFinite() bool
+}
+
+// newAgent returns the TD(λ) agent of a run and its learner: the float32
+// engine's (NewLearner32) under the float32 setting, else NewLearner's.
+func (r Resolved) newAgent(inputs int) (agent, interface{ NumParams() int }) {
+	cfg := r.Config()
+	if cfg.Float32 {
+		l, layout, opt := r.NewLearner32(inputs)
+		return td.New(l, layout, opt, cfg.Gamma, *cfg.Lambda), l
+	}
+	l, layout, opt := r.NewLearner(inputs)
+	return td.New(l, layout, opt, cfg.Gamma, *cfg.Lambda), l
+}
+
 // execute runs the learning loop and writes the files; on an error other than
 // divergence it leaves no file of its own behind.
 func execute(ctx context.Context, r Resolved, e env.Env, dir string, opts Options) (sum Summary, err error) {
@@ -145,8 +165,7 @@ func execute(ctx context.Context, r Resolved, e env.Env, dir string, opts Option
 	curve := bufio.NewWriterSize(curveTmp, 1<<16)
 	curve.WriteString(curveHeader + "\n")
 
-	learner, layout, opt := r.NewLearner(e.ObservationSize())
-	agent := td.New(learner, layout, opt, cfg.Gamma, *cfg.Lambda)
+	agent, learner := r.newAgent(e.ObservationSize())
 	win := newWindowError(cfg.Window)
 	rets := newReturnWindow(cfg.Window)
 	preds := make([]float64, 3*PredictionsKept) // t, prediction, return

@@ -43,6 +43,24 @@ type Setting struct {
 	// AutoStepsPerStage): Parse accepts them, Format and the JSON of
 	// summary.json write them.
 	Words map[string]int
+	// OmitZero leaves the setting out of the "config" object of
+	// summary.json (and of every JSON encoding of a RunConfig) while it is
+	// zero, so that adding it changes no existing run's files.
+	OmitZero bool
+	// ListMethods names the methods the setting applies to when it is
+	// refused for another (an engine that only some methods have).
+	ListMethods bool
+}
+
+// appliesTo lists the methods s applies to, in the order of arch.Methods.
+func (s Setting) appliesTo() string {
+	var out []string
+	for _, m := range arch.Methods() {
+		if s.Applies(m) {
+			out = append(out, string(m))
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // word returns the name of value v of s, if it has one.
@@ -414,6 +432,17 @@ var Settings = []Setting{
 		Default: constant(10_000),
 		Check:   atLeast1(func(c *RunConfig) int { return c.LogEvery }),
 		Field:   func(c *RunConfig) any { return &c.LogEvery }},
+	{Key: "float32", Help: "run the opt-in float32 engine (parameters, traces, pre-activations and RMSProp in float32; checked against float64 by the gate)",
+		For: networked,
+		Check: func(c *RunConfig) string {
+			if c.Float32 && c.Optimizer != OptimizerRMSProp {
+				return "applies to optimizer rmsprop only"
+			}
+			return ""
+		},
+		Field:       func(c *RunConfig) any { return &c.Float32 },
+		OmitZero:    true,
+		ListMethods: true},
 }
 
 func methodList() string {

@@ -135,14 +135,19 @@ func parseFloat(text string) (float64, error) {
 }
 
 // MarshalJSON writes c as a JSON object of every setting in table order (the
-// "config" object of summary.json).
+// "config" object of summary.json), but those marked OmitZero while zero.
 func (c RunConfig) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteByte('{')
-	for i, s := range Settings {
-		if i > 0 {
+	first := true
+	for _, s := range Settings {
+		if s.OmitZero && s.IsZero(&c) {
+			continue
+		}
+		if !first {
 			b.WriteByte(',')
 		}
+		first = false
 		k, _ := json.Marshal(s.Key)
 		var v []byte
 		var err error

@@ -46,6 +46,12 @@ const (
 	// head read h instead of ĥ there (the forward pass and the head's own
 	// gradient ĥ stay right). With the normalization off it changes nothing.
 	DropNormScale
+	// Float32StaleInput makes the float32 engine of a network
+	// (NetworkOf[float32]) refresh its float32 copy of the normalized input
+	// only every other step, so that at odd steps its pre-activations and
+	// traces read the previous step's input, as if the copy were taken
+	// before the input changed. The float64 engine ignores it.
+	Float32StaleInput
 )
 
 // String returns the name of the defect.
@@ -67,6 +73,8 @@ func (d Defect) String() string {
 		return "UnsignedNewTerm"
 	case DropPhaseCoupling:
 		return "DropPhaseCoupling"
+	case Float32StaleInput:
+		return "Float32StaleInput"
 	case DropNormScale:
 		return "DropNormScale"
 	}

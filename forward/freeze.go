@@ -3,6 +3,8 @@ package forward
 import (
 	"fmt"
 	"math"
+
+	"github.com/ccn-go/ccn/arch"
 )
 
 // AutoFreeze configures stages that freeze when their features have
@@ -70,14 +72,16 @@ type drift struct {
 	den     float64   // Σ β^{j−i}
 }
 
-// start begins the test of a stage whose column parameters are theta.
-func (d *drift) start(theta []float64, window int) {
+// driftStart begins the test d of a stage whose column parameters are theta.
+func driftStart[T arch.Float](d *drift, theta []T, window int) {
 	if cap(d.anchor) < len(theta) {
 		d.anchor = make([]float64, len(theta))
 		d.prev = make([]float64, len(theta))
 	}
 	d.anchor, d.prev = d.anchor[:len(theta)], d.prev[:len(theta)]
-	copy(d.anchor, theta)
+	for i, v := range theta {
+		d.anchor[i] = float64(v)
+	}
 	clear(d.prev)
 	d.prevSq, d.windows, d.left, d.num, d.den = 0, 0, window, 0, 0
 }
@@ -90,16 +94,16 @@ func (d *drift) mean() (float64, bool) {
 	return d.num / d.den, true
 }
 
-// measure takes measurement j at the parameters theta: D_j, c_j, ρ_j; then
-// the anchor becomes theta.
-func (d *drift) measure(theta []float64, decay float64) {
+// measure takes measurement j of d at the parameters theta: D_j, c_j, ρ_j;
+// then the anchor becomes theta.
+func measure[T arch.Float](d *drift, theta []T, decay float64) {
 	var dot, sq float64
 	for i, v := range theta {
-		dj := v - d.anchor[i]
+		dj := float64(v) - d.anchor[i]
 		dot += dj * d.prev[i]
 		sq += dj * dj
 		d.prev[i] = dj
-		d.anchor[i] = v
+		d.anchor[i] = float64(v)
 	}
 	d.windows++
 	if d.windows >= 2 {
@@ -113,13 +117,13 @@ func (d *drift) measure(theta []float64, decay float64) {
 	d.prevSq = sq
 }
 
-// freezeDue advances the test by one step of the learning stage, which has
-// taken steps steps, at column parameters theta, and reports whether the
+// freezeDue advances the test d by one step of the learning stage, which
+// has taken steps steps, at column parameters theta, and reports whether the
 // stage freezes before this step.
-func (d *drift) freezeDue(a AutoFreeze, steps int, theta []float64) bool {
+func freezeDue[T arch.Float](d *drift, a AutoFreeze, steps int, theta []T) bool {
 	if steps > 0 {
 		if d.left--; d.left == 0 {
-			d.measure(theta, a.Decay)
+			measure(d, theta, a.Decay)
 			d.left = a.Window
 		}
 	}
@@ -134,11 +138,11 @@ func (d *drift) freezeDue(a AutoFreeze, steps int, theta []float64) bool {
 // network had taken (since it was made) when the stage froze: stage s
 // learned over steps [StageEnds[s−1], StageEnds[s]) (from 0 for s = 0). It
 // is a view; do not modify it.
-func (n *Network) StageEnds() []int { return n.ends }
+func (n *NetworkOf[T]) StageEnds() []int { return n.ends }
 
 // Drift returns ρ, the mean cosine of the AutoFreeze test of the learning
 // stage, and false if the test has no cosine yet (or AutoFreeze is off).
-func (n *Network) Drift() (float64, bool) {
+func (n *NetworkOf[T]) Drift() (float64, bool) {
 	if !n.cfg.AutoFreeze.On() {
 		return 0, false
 	}

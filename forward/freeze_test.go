@@ -54,10 +54,10 @@ func TestDriftFreezes(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			theta := make([]float64, P)
 			var d drift
-			d.start(theta, tt.a.Window)
+			driftStart(&d, theta, tt.a.Window)
 			got := -2
 			for n := 0; n <= tt.a.Max; n++ {
-				if d.freezeDue(tt.a, n, theta) {
+				if freezeDue(&d, tt.a, n, theta) {
 					got = n
 					break
 				}
@@ -77,10 +77,10 @@ func TestDriftFreezes(t *testing.T) {
 func TestDriftCosines(t *testing.T) {
 	var d drift
 	theta := []float64{0, 0}
-	d.start(theta, 1)
+	driftStart(&d, theta, 1)
 	path := [][]float64{{1, 0}, {2, 1}, {2, 0}} // D = (1,0), (1,1), (0,−1)
 	for _, p := range path {
-		d.measure(p, 0.5)
+		measure(&d, p, 0.5)
 	}
 	// c_2 = 1/√2, c_3 = −1/√2; ρ_3 = (0.5·c_2 + c_3)/(0.5 + 1).
 	rho, ok := d.mean()

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/ccn-go/ccn/arch"
+	"github.com/ccn-go/ccn/internal/float"
 	"github.com/ccn-go/ccn/internal/lanes"
 )
 
@@ -49,9 +50,18 @@ type NetworkConfig struct {
 	Seed uint64
 }
 
-// Network is a Columnar, Constructive or CCN network (paper §3) with
-// exact RTRL gradients. Its topology is an arch.Network: stages of columns, the
-// last stage learning and the earlier ones frozen. Within a step, stages are
+// Network is the float64 network, the engine of every run unless the
+// float32 engine is asked for.
+type Network = NetworkOf[float64]
+
+// NetworkOf is a Columnar, Constructive or CCN network (paper §3) with
+// exact RTRL gradients, its parameters, RTRL traces and the gradient of
+// element type T. Under float32 the pre-activations are also computed in
+// float32 (from a float32 copy of the normalized inputs and features); the
+// states, activations, normalization, head sum and prediction stay float64
+// (docs/performance.md, "The float32 engine"). Its topology is an
+// arch.Network: stages of columns, the last stage learning and the earlier
+// ones frozen. Within a step, stages are
 // computed in order; a column of stage s reads
 //
 //	[x, ĥ of every feature of stages 0..s-1 at the current step]
@@ -70,26 +80,28 @@ type NetworkConfig struct {
 // the head bias. Both are read at every step. A stage change (AdvanceStage, or
 // Step when StepsPerStage is reached) replaces both vectors: views obtained from
 // Params and Frozen must be fetched again after it.
-type Network struct {
+type NetworkOf[T arch.Float] struct {
 	// Defect injects a deliberate mistake for tests of the comparison only.
-	// Network honours PreviousStepFeatures, DropRecurrentTerm (in its
-	// learning columns), RestartStatsAtStage and RestartStateAtStage.
+	// Network honours PreviousStepFeatures (float64 only), DropRecurrentTerm
+	// (in its learning columns), RestartStatsAtStage, RestartStateAtStage
+	// and Float32StaleInput (float32 only).
 	Defect Defect
 
 	cfg NetworkConfig // defaults resolved
 	top arch.Network
 	rng *rand.Rand
 
-	frozen, learn []float64
-	hTrace        []float64   // the learning columns' ∂h/∂θ, their blocks one after the other
-	cTrace        []float64   // the learning columns' ∂c/∂θ
-	cols          []Column    // every feature, stage by stage; capacity MaxFeatures
-	stageStart    []int       // first feature of each stage, then Features()
-	stageBlocks   [][]float64 // the parameter blocks of each stage's columns, one after the other
-	offHead       int         // offset of the head weights in learn
-	offBias       int         // index of the head bias in learn
+	frozen, learn []T
+	hTrace        []T            // the learning columns' ∂h/∂θ, their blocks one after the other
+	cTrace        []T            // the learning columns' ∂c/∂θ
+	cols          []netColumn[T] // every feature, stage by stage; capacity MaxFeatures
+	stageStart    []int          // first feature of each stage, then Features()
+	stageBlocks   [][]T          // the parameter blocks of each stage's columns, one after the other
+	offHead       int            // offset of the head weights in learn
+	offBias       int            // index of the head bias in learn
 
 	in        []float64 // Inputs + MaxFeatures: (normalized) x, then ĥ
+	in32      []float32 // float32: in rounded, Padded32(Inputs + MaxFeatures) long; else nil
 	prevIn    []float64 // like in, holding the previous step's ĥ (PreviousStepFeatures)
 	inputNorm normalizer
 	featNorm  normalizer
@@ -110,7 +122,11 @@ type Network struct {
 // NewNetwork returns a network at stage 0 with min(FeaturesPerStage,
 // MaxFeatures) columns initialized from the seeded generator, head weights and
 // bias 0, and zero state.
-func NewNetwork(cfg NetworkConfig) *Network {
+func NewNetwork(cfg NetworkConfig) *Network { return NewNetworkOf[float64](cfg) }
+
+// NewNetworkOf is NewNetwork for element type T: NewNetworkOf[float32] is
+// the float32 engine, its parameters drawn as NewNetwork's and rounded.
+func NewNetworkOf[T arch.Float](cfg NetworkConfig) *NetworkOf[T] {
 	if cfg.MaxFeatures == 0 {
 		cfg.MaxFeatures = cfg.FeaturesPerStage
 	}
@@ -120,7 +136,7 @@ func NewNetwork(cfg NetworkConfig) *Network {
 		Stages: []int{min(cfg.FeaturesPerStage, cfg.MaxFeatures)},
 		Norm:   cfg.Norm,
 	}
-	return build(top, cfg)
+	return build[T](top, cfg)
 }
 
 // NewNetworkAt returns a network built directly at topology top, every column
@@ -130,6 +146,11 @@ func NewNetwork(cfg NetworkConfig) *Network {
 // raised to top.Features() if smaller. Tests use it to set every parameter
 // through Frozen and Params.
 func NewNetworkAt(top arch.Network, cfg NetworkConfig) *Network {
+	return NewNetworkAtOf[float64](top, cfg)
+}
+
+// NewNetworkAtOf is NewNetworkAt for element type T.
+func NewNetworkAtOf[T arch.Float](top arch.Network, cfg NetworkConfig) *NetworkOf[T] {
 	top.Validate()
 	top.Stages = append([]int(nil), top.Stages...)
 	cfg.Inputs = top.Inputs
@@ -138,7 +159,7 @@ func NewNetworkAt(top arch.Network, cfg NetworkConfig) *Network {
 		cfg.FeaturesPerStage = top.LearningColumns()
 	}
 	cfg.MaxFeatures = max(cfg.MaxFeatures, top.Features())
-	return build(top, resolve(cfg))
+	return build[T](top, resolve(cfg))
 }
 
 // resolve checks cfg and fills its defaults.
@@ -165,40 +186,40 @@ func resolve(cfg NetworkConfig) NetworkConfig {
 }
 
 // Config returns the configuration with its defaults resolved.
-func (n *Network) Config() NetworkConfig { return n.cfg }
+func (n *NetworkOf[T]) Config() NetworkConfig { return n.cfg }
 
 // Topology returns the current topology (a copy).
-func (n *Network) Topology() arch.Network {
+func (n *NetworkOf[T]) Topology() arch.Network {
 	t := n.top
 	t.Stages = append([]int(nil), n.top.Stages...)
 	return t
 }
 
 // Stage returns the index of the learning stage (0 for the first).
-func (n *Network) Stage() int { return n.top.Learning() }
+func (n *NetworkOf[T]) Stage() int { return n.top.Learning() }
 
 // StepsInStage returns the number of steps taken since the learning stage began
 // (or since the last Reset).
-func (n *Network) StepsInStage() int { return n.steps }
+func (n *NetworkOf[T]) StepsInStage() int { return n.steps }
 
 // Features returns the number of features introduced so far.
-func (n *Network) Features() int { return len(n.cols) }
+func (n *NetworkOf[T]) Features() int { return len(n.cols) }
 
 // NumParams returns the length of the learnable vector, Topology().NumLearnable().
-func (n *Network) NumParams() int { return len(n.learn) }
+func (n *NetworkOf[T]) NumParams() int { return len(n.learn) }
 
 // Params returns the learnable vector: the learning columns' blocks, the head
 // weights (one per feature), the head bias. It is a writable view, valid until
 // the next stage change.
-func (n *Network) Params() []float64 { return n.learn }
+func (n *NetworkOf[T]) Params() []T { return n.learn }
 
 // Frozen returns the frozen vector: the blocks of the frozen columns, stage by
 // stage. It is a writable view, valid until the next stage change.
-func (n *Network) Frozen() []float64 { return n.frozen }
+func (n *NetworkOf[T]) Frozen() []T { return n.frozen }
 
 // NormalizedFeatures returns ĥ_t, the normalized features of the last step (a view; do not
 // modify it).
-func (n *Network) NormalizedFeatures() []float64 {
+func (n *NetworkOf[T]) NormalizedFeatures() []float64 {
 	m := n.top.Inputs
 	return n.in[m : m+len(n.cols)]
 }
@@ -209,21 +230,24 @@ func (n *Network) NormalizedFeatures() []float64 {
 // modify it.
 //
 //	ĥ_k = (h_k − μ_k)·scale_k        scale_k = 1/max(ε, σ_k)
-func (n *Network) FeatureScales() []float64 {
+func (n *NetworkOf[T]) FeatureScales() []float64 {
 	return n.featNorm.scale[:len(n.cols)]
 }
 
 // Reset zeroes the state and traces of every column, restores the
 // normalization statistics to μ = 0, σ² = 1 and restarts the count of steps in
 // the stage. Parameters, stage and topology are unchanged.
-func (n *Network) Reset() {
+func (n *NetworkOf[T]) Reset() {
 	n.pending = false
 	for k := range n.cols {
-		n.cols[k].Reset()
+		n.cols[k].h, n.cols[k].c = 0, 0
 	}
+	clear(n.hTrace)
+	clear(n.cTrace)
 	n.inputNorm.reset()
 	n.featNorm.reset()
 	clear(n.in)
+	clear(n.in32)
 	clear(n.prevIn)
 	clear(n.coef)
 	n.steps = 0
@@ -231,9 +255,9 @@ func (n *Network) Reset() {
 }
 
 // startDrift begins the AutoFreeze test of the learning stage.
-func (n *Network) startDrift() {
+func (n *NetworkOf[T]) startDrift() {
 	if a := n.cfg.AutoFreeze; a.On() {
-		n.drift.start(n.learn[:n.offHead], a.Window)
+		driftStart(&n.drift, n.learn[:n.offHead], a.Window)
 	}
 }
 
@@ -242,7 +266,7 @@ func (n *Network) startDrift() {
 // learning stage, or AutoFreeze finds it converged, and fewer than
 // MaxFeatures features exist, Step first advances the stage (see
 // AdvanceStage); Grad always refers to the topology of the last Step.
-func (n *Network) Step(x []float64) float64 {
+func (n *NetworkOf[T]) Step(x []float64) float64 {
 	m := n.top.Inputs
 	if len(x) != m {
 		panic(fmt.Sprintf("forward: network input has length %d, want %d", len(x), m))
@@ -252,13 +276,16 @@ func (n *Network) Step(x []float64) float64 {
 		switch {
 		case n.cfg.StepsPerStage > 0 && n.steps >= n.cfg.StepsPerStage:
 			n.AdvanceStage()
-		case n.cfg.AutoFreeze.On() && n.drift.freezeDue(n.cfg.AutoFreeze, n.steps, n.learn[:n.offHead]):
+		case n.cfg.AutoFreeze.On() && freezeDue(&n.drift, n.cfg.AutoFreeze, n.steps, n.learn[:n.offHead]):
 			n.AdvanceStage()
 		}
 	}
 	in := n.in
 	for k, xk := range x {
 		in[k] = n.inputNorm.update(k, xk)
+	}
+	if n.in32 != nil && (n.Defect != Float32StaleInput || n.total%2 == 0) {
+		lanes.Input32(n.in32[:m], in[:m])
 	}
 	L := n.top.Learning()
 	for s := 0; s < L; s++ {
@@ -279,12 +306,12 @@ func (n *Network) Step(x []float64) float64 {
 
 	// Head: 2 operations per feature, 1 per learning column for coef.
 	w := n.learn[n.offHead : n.offHead+hi]
-	y := n.learn[n.offBias]
+	y := float64(n.learn[n.offBias])
 	for k, wk := range w {
-		y += wk * in[m+k]
+		y += float64(wk) * in[m+k]
 	}
 	for j := range n.coef[:hi-lo] {
-		n.coef[j] = w[lo+j] * n.featNorm.scale[lo+j]
+		n.coef[j] = float64(w[lo+j]) * n.featNorm.scale[lo+j]
 	}
 	n.steps++
 	n.total++
@@ -297,7 +324,7 @@ func (n *Network) Step(x []float64) float64 {
 // if learn is set, the per-step scalars of the traces (lanes.TraceScalars);
 // the traces themselves are left pending (applyTraces). It stores the
 // normalized features in n.in.
-func (n *Network) stepStage(s int, xf, xd []float64, learn bool) {
+func (n *NetworkOf[T]) stepStage(s int, xf, xd []float64, learn bool) {
 	lo, hi := n.stageStart[s], n.stageStart[s+1]
 	u := hi - lo
 	cols := n.cols[lo:hi]
@@ -307,20 +334,34 @@ func (n *Network) stepStage(s int, xf, xd []float64, learn bool) {
 	for j := range cols {
 		hp[j], cp[j] = cols[j].h, cols[j].c
 	}
-	lanes.Stage(ai, af, ag, ao, hp, cp, cn, tc, h, n.stageBlocks[s], xf)
+	blocks := n.stageBlocks[s]
+	if float.Is32[T]() {
+		lanes.Preact32(ai, af, ag, ao, hp, float.F32(blocks), n.in32, len(xf))
+		lanes.Cell(ai, af, ag, ao, cp, cn, tc, h)
+	} else {
+		lanes.Stage(ai, af, ag, ao, hp, cp, cn, tc, h, float.F64(blocks), xf)
+	}
 	for j := range cols {
 		cols[j].h, cols[j].c = h[j], cn[j]
 	}
 	if learn {
 		k := n.traceCoef
-		lanes.TraceScalars(k, ai, af, ag, ao, cp, tc, n.stageBlocks[s], len(xd))
+		if float.Is32[T]() {
+			lanes.TraceScalars32(k, ai, af, ag, ao, cp, tc, float.F32(blocks), len(xd))
+		} else {
+			lanes.TraceScalars(k, ai, af, ag, ao, cp, tc, float.F64(blocks), len(xd))
+		}
 		if n.Defect == DropRecurrentTerm {
 			clear(k.A[:u])
 			clear(k.E[:u])
 		}
 		n.pending = true
 	}
-	n.featNorm.updateAll(lo, h, n.in[n.top.Inputs+lo:])
+	m := n.top.Inputs
+	n.featNorm.updateAll(lo, h, n.in[m+lo:])
+	if n.in32 != nil {
+		lanes.Input32(n.in32[m+lo:m+hi], n.in[m+lo:m+hi])
+	}
 }
 
 // applyTraces does the learning stage's pending trace update of the last
@@ -331,7 +372,7 @@ func (n *Network) stepStage(s int, xf, xd []float64, learn bool) {
 // learning blocks as it computes them (lanes.StageTraceFold with the
 // coefficients n.coef: d·z + coef·∂h/∂θ if add, else coef·∂h/∂θ + 0). It
 // reports whether an update was pending.
-func (n *Network) applyTraces(z []float64, d float64, add bool) bool {
+func (n *NetworkOf[T]) applyTraces(z []T, d float64, add bool) bool {
 	if !n.pending {
 		return false
 	}
@@ -341,11 +382,20 @@ func (n *Network) applyTraces(z []float64, d float64, add bool) bool {
 	u := hi - lo
 	xd := n.in[:n.top.Inputs+lo]
 	hp, f := n.gates.hp[:u], n.gates.a[arch.GateF][:u]
-	if z == nil {
-		lanes.StageTrace(n.hTrace, n.cTrace, xd, f, hp, n.traceCoef)
+	if float.Is32[T]() {
+		ht, ct, xd32 := float.F32(n.hTrace), float.F32(n.cTrace), n.in32[:len(xd)]
+		if z == nil {
+			lanes.StageTrace32(ht, ct, xd32, f, hp, n.traceCoef)
+			return true
+		}
+		lanes.StageTraceFold32(ht, ct, xd32, f, hp, n.traceCoef, float.F32(z), d, n.coef[:u], add)
 		return true
 	}
-	lanes.StageTraceFold(n.hTrace, n.cTrace, xd, f, hp, n.traceCoef, z, d, n.coef[:u], add)
+	if z == nil {
+		lanes.StageTrace(float.F64(n.hTrace), float.F64(n.cTrace), xd, f, hp, n.traceCoef)
+		return true
+	}
+	lanes.StageTraceFold(float.F64(n.hTrace), float.F64(n.cTrace), xd, f, hp, n.traceCoef, float.F64(z), d, n.coef[:u], add)
 	return true
 }
 
@@ -353,7 +403,7 @@ func (n *Network) applyTraces(z []float64, d float64, add bool) bool {
 // layout of Params: for learning column k's block w_k·scale_k·∂h_k/∂θ with
 // scale_k = 1/max(ε, σ_k) (1 without normalization), then ĥ_k for every head
 // weight, then 1 for the head bias. The weights are those used by the last Step.
-func (n *Network) Grad(dst []float64) {
+func (n *NetworkOf[T]) Grad(dst []T) {
 	if len(dst) != len(n.learn) {
 		panic(fmt.Sprintf("forward: network gradient has length %d, want %d", len(dst), len(n.learn)))
 	}
@@ -362,11 +412,15 @@ func (n *Network) Grad(dst []float64) {
 	L := n.top.Learning()
 	lo, hi := n.stageStart[L], n.stageStart[L+1]
 	if !n.applyTraces(dst[:n.offHead], 0, false) {
-		lanes.ScaleBlocks(dst[:n.offHead], n.coef[:hi-lo], n.hTrace)
+		if float.Is32[T]() {
+			lanes.ScaleBlocks32(float.F32(dst[:n.offHead]), n.coef[:hi-lo], float.F32(n.hTrace))
+		} else {
+			lanes.ScaleBlocks(float.F64(dst[:n.offHead]), n.coef[:hi-lo], float.F64(n.hTrace))
+		}
 	}
 	m := n.top.Inputs
 	for k, hk := range n.in[m : m+hi] {
-		dst[n.offHead+k] = hk + 0
+		dst[n.offHead+k] = T(hk + 0)
 	}
 	dst[n.offBias] = 1
 }
@@ -379,19 +433,27 @@ func (n *Network) Grad(dst []float64) {
 // Grad is AccumulateGrad into a zeroed vector. Like
 // Grad it reads only what Step stored, so the parameters may change between
 // Step and AccumulateGrad (an optimizer step in TD(λ)).
-func (n *Network) AccumulateGrad(z []float64, decay float64) {
+func (n *NetworkOf[T]) AccumulateGrad(z []T, decay float64) {
 	if len(z) != len(n.learn) {
 		panic(fmt.Sprintf("forward: network trace has length %d, want %d", len(z), len(n.learn)))
 	}
 	L := n.top.Learning()
 	lo, hi := n.stageStart[L], n.stageStart[L+1]
+	m := n.top.Inputs
+	if float.Is32[T]() {
+		if !n.applyTraces(z[:n.offHead], decay, true) {
+			lanes.ScaleAddBlocks32(float.F32(z[:n.offHead]), decay, n.coef[:hi-lo], float.F32(n.hTrace))
+		}
+		lanes.ScaleAdd32(float.F32(z[n.offHead:n.offBias]), decay, 1, n.in[m:m+hi])
+		z[n.offBias] = T(decay*float64(z[n.offBias]) + 1)
+		return
+	}
 	if !n.applyTraces(z[:n.offHead], decay, true) {
-		lanes.ScaleAddBlocks(z[:n.offHead], decay, n.coef[:hi-lo], n.hTrace)
+		lanes.ScaleAddBlocks(float.F64(z[:n.offHead]), decay, n.coef[:hi-lo], float.F64(n.hTrace))
 	}
 	// 1·ĥ_k is ĥ_k exactly.
-	m := n.top.Inputs
-	lanes.ScaleAdd(z[n.offHead:n.offBias], decay, 1, n.in[m:m+hi])
-	z[n.offBias] = decay*z[n.offBias] + 1
+	lanes.ScaleAdd(float.F64(z[n.offHead:n.offBias]), decay, 1, n.in[m:m+hi])
+	z[n.offBias] = T(decay*float64(z[n.offBias]) + 1)
 }
 
 // OpsPerStep returns the floating-point additions, subtractions,
@@ -406,7 +468,7 @@ func (n *Network) AccumulateGrad(z []float64, decay float64) {
 //	feature normalization ν·F
 //	head                  2F + u
 //	Grad                  u·(4·m_L + 8)
-func (n *Network) OpsPerStep() int {
+func (n *NetworkOf[T]) OpsPerStep() int {
 	ops := n.inputNorm.ops() * n.top.Inputs
 	L := n.top.Learning()
 	for s := 0; s < L; s++ {
@@ -438,4 +500,12 @@ func newStageGates(n int) stageGates {
 	g.hp, g.cp = make([]float64, n), make([]float64, n)
 	g.c, g.tc, g.h = make([]float64, n), make([]float64, n), make([]float64, n)
 	return g
+}
+
+// netColumn is a column of a network: its parameter block (a view into the
+// network's frozen or learnable vector) and its state. Its traces, if it
+// learns, are its block of the network's traces.
+type netColumn[T arch.Float] struct {
+	params []T
+	h, c   float64
 }

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/ccn-go/ccn/arch"
+	"github.com/ccn-go/ccn/internal/float"
 	"github.com/ccn-go/ccn/internal/lanes"
 )
 
@@ -14,13 +15,13 @@ const pcgStream = 0x9e3779b97f4a7c15
 // build allocates a network at topology top. Buffers indexed by feature are
 // sized for cfg.MaxFeatures so that stage changes only allocate parameter
 // vectors and traces.
-func build(top arch.Network, cfg NetworkConfig) *Network {
+func build[T arch.Float](top arch.Network, cfg NetworkConfig) *NetworkOf[T] {
 	m, maxF := top.Inputs, cfg.MaxFeatures
-	n := &Network{
+	n := &NetworkOf[T]{
 		cfg:       cfg,
 		top:       top,
 		rng:       rand.New(rand.NewPCG(cfg.Seed, pcgStream)),
-		cols:      make([]Column, 0, maxF),
+		cols:      make([]netColumn[T], 0, maxF),
 		in:        make([]float64, m+maxF),
 		prevIn:    make([]float64, m+maxF),
 		inputNorm: newNormalizer(cfg.Norm, cfg.NormalizeInputs, m),
@@ -29,20 +30,16 @@ func build(top arch.Network, cfg NetworkConfig) *Network {
 		gates:     newStageGates(maxF),
 		traceCoef: lanes.NewTraceCoef(maxF),
 	}
-	n.frozen = make([]float64, top.NumFrozen())
-	n.learn = make([]float64, top.NumLearnable())
-	L := top.Learning()
+	if float.Is32[T]() {
+		n.in32 = make([]float32, lanes.Padded32(m+maxF))
+	}
+	n.frozen = make([]T, top.NumFrozen())
+	n.learn = make([]T, top.NumLearnable())
 	n.allocTraces(top)
 	for s, u := range top.Stages {
 		for j := 0; j < u; j++ {
-			n.cols = append(n.cols, Column{})
-			col := &n.cols[len(n.cols)-1]
-			var ht, ct []float64
-			if s == L {
-				ht, ct = n.traceBlocks(top, j)
-			}
-			col.init(top.ColumnInputs(s), top.Block(n.frozen, n.learn, s, j), ht, ct)
-			n.randomize(col.params)
+			n.cols = append(n.cols, netColumn[T]{params: block(top, n.frozen, n.learn, s, j)})
+			n.randomize(n.cols[len(n.cols)-1].params)
 		}
 	}
 	n.layout()
@@ -54,27 +51,34 @@ func build(top arch.Network, cfg NetworkConfig) *Network {
 // allocTraces allocates the traces of top's learning stage, its columns'
 // blocks one after the other (the layout of their parameters), so that
 // lanes.StageTrace and the gradient take them in one call.
-func (n *Network) allocTraces(top arch.Network) {
+func (n *NetworkOf[T]) allocTraces(top arch.Network) {
 	size := top.LearningColumns() * arch.ColumnParams(top.LearningColumnInputs())
-	n.hTrace, n.cTrace = make([]float64, size), make([]float64, size)
+	n.hTrace, n.cTrace = make([]T, size), make([]T, size)
 }
 
-// traceBlocks returns the traces of learning column j.
-func (n *Network) traceBlocks(top arch.Network, j int) (ht, ct []float64) {
-	size := arch.ColumnParams(top.LearningColumnInputs())
-	return n.hTrace[j*size : (j+1)*size], n.cTrace[j*size : (j+1)*size]
+// block is arch.Network.Block for vectors of element type T: the block of
+// column j of stage s, a view into frozen or learn.
+func block[T arch.Float](top arch.Network, frozen, learn []T, s, j int) []T {
+	size := arch.ColumnParams(top.ColumnInputs(s))
+	if s == top.Learning() {
+		off := top.OffLearn(j)
+		return learn[off : off+size : off+size]
+	}
+	off := top.OffFrozen(s, j)
+	return frozen[off : off+size : off+size]
 }
 
-// randomize fills a new column's block from U(-s, s).
-func (n *Network) randomize(p []float64) {
+// randomize fills a new column's block from U(-s, s) (drawn in float64,
+// then rounded to T).
+func (n *NetworkOf[T]) randomize(p []T) {
 	s := n.cfg.InitScale
 	for k := range p {
-		p[k] = s * (2*n.rng.Float64() - 1)
+		p[k] = T(s * (2*n.rng.Float64() - 1))
 	}
 }
 
 // layout recomputes the offsets derived from the topology.
-func (n *Network) layout() {
+func (n *NetworkOf[T]) layout() {
 	n.stageStart = n.stageStart[:0]
 	for s := range n.top.Stages {
 		n.stageStart = append(n.stageStart, n.top.FirstFeature(s))
@@ -103,7 +107,7 @@ func (n *Network) layout() {
 // normalization statistics and head weights, and the head bias is kept.
 // Both parameter vectors are replaced: fetch Params and Frozen again.
 // AdvanceStage panics if the network already has MaxFeatures features.
-func (n *Network) AdvanceStage() {
+func (n *NetworkOf[T]) AdvanceStage() {
 	F := len(n.cols)
 	if F >= n.cfg.MaxFeatures {
 		panic(fmt.Sprintf("forward: network already has MaxFeatures = %d features", n.cfg.MaxFeatures))
@@ -112,10 +116,10 @@ func (n *Network) AdvanceStage() {
 	old, oldLearn := n.top, n.learn
 	top := old.WithStage(u)
 
-	frozen := make([]float64, top.NumFrozen())
+	frozen := make([]T, top.NumFrozen())
 	copy(frozen, n.frozen)
 	copy(frozen[old.NumFrozen():], oldLearn[:old.OffHead()])
-	learn := make([]float64, top.NumLearnable())
+	learn := make([]T, top.NumLearnable())
 	for i, f := range old.Remap(top) {
 		if f >= 0 {
 			learn[i] = oldLearn[f]
@@ -123,25 +127,18 @@ func (n *Network) AdvanceStage() {
 	}
 
 	// Re-point the existing columns at the new frozen vector; the formerly
-	// learning ones drop their traces.
+	// learning ones drop their traces (allocTraces).
 	k := 0
 	for s, us := range old.Stages {
 		for j := 0; j < us; j++ {
-			col := &n.cols[k]
-			col.params = top.Block(frozen, nil, s, j)
-			col.hTrace, col.cTrace = nil, nil
-			col.Defect = NoDefect
+			n.cols[k].params = block(top, frozen, nil, s, j)
 			k++
 		}
 	}
-	mc := top.LearningColumnInputs()
 	n.allocTraces(top)
 	for j := 0; j < u; j++ {
-		n.cols = append(n.cols, Column{})
-		col := &n.cols[len(n.cols)-1]
-		ht, ct := n.traceBlocks(top, j)
-		col.init(mc, top.Block(frozen, learn, top.Learning(), j), ht, ct)
-		n.randomize(col.params)
+		n.cols = append(n.cols, netColumn[T]{params: block(top, frozen, learn, top.Learning(), j)})
+		n.randomize(n.cols[len(n.cols)-1].params)
 	}
 	n.top, n.frozen, n.learn = top, frozen, learn
 	n.pending = false // the former learning columns' traces are dropped

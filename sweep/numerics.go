@@ -27,8 +27,12 @@ func (e *NumericsError) Error() string {
 }
 
 // mismatched reports whether a complete outcome was computed with numerics
-// other than n.
+// other than n (n followed by "/f32" for a run of the float32 engine, as
+// experiments.RunNumerics names it).
 func mismatched(o Outcome, n string) bool {
+	if o.Summary.Config.Float32 {
+		n += "/f32"
+	}
 	return (o.State == Done || o.State == Diverged) && o.Summary.NumericsID() != n
 }
 

@@ -59,6 +59,12 @@ func TestIDNamesTheResolvedConfig(t *testing.T) {
 	c3 := c
 	c3.StepSize = 1e-3
 	assert.NotEqual(t, id, ID(c3.MustResolve()))
+	// The float32 engine is another run; its zero value leaves the ID as it was.
+	c4 := c
+	c4.Float32 = false
+	assert.Equal(t, id, ID(c4.MustResolve()))
+	c4.Float32 = true
+	assert.NotEqual(t, id, ID(c4.MustResolve()))
 }
 
 func TestRankPutsDivergedLast(t *testing.T) {

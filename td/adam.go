@@ -21,7 +21,7 @@ type Adam struct {
 	pow []float64 // β2^n_i
 }
 
-var _ Optimizer = (*Adam)(nil)
+var _ Optimizer[float64] = (*Adam)(nil)
 
 func (a *Adam) beta2() float64 { return orDefault(a.Beta2, 0.9999) }
 

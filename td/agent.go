@@ -6,10 +6,14 @@ import (
 	"slices"
 
 	"github.com/ccn-go/ccn/arch"
+	"github.com/ccn-go/ccn/internal/float"
 	"github.com/ccn-go/ccn/internal/lanes"
 )
 
-// Agent is the online TD(λ) agent of paper Algorithm 1 (Appendix A.2) over an arch.Engine:
+// Agent is the online TD(λ) agent of paper Algorithm 1 (Appendix A.2) over an
+// arch.EngineOf[T] (T = float64 for every engine but the opt-in float32
+// engine, whose trace z, gradient and optimizer state are float32; δ, γ, λ
+// and the predictions are float64 either way):
 //
 //	y = v(x_0); z = 0
 //	loop: observe x', cumulant c
@@ -35,20 +39,20 @@ import (
 // at zero trace and fresh optimizer state).
 //
 // After construction a step allocates nothing, except at a stage change.
-type Agent struct {
+type Agent[T arch.Float] struct {
 	gamma, lambda float64
 
-	learner arch.Engine
-	staged  Staged          // nil if the learner's layout never changes
-	acc     GradAccumulator // nil if the learner has no fused trace update
-	opt     Optimizer
-	folder  TraceFolder // opt, if it folds the trace update into its pass
+	learner arch.EngineOf[T]
+	staged  Staged             // nil if the learner's layout never changes
+	acc     GradAccumulator[T] // nil if the learner has no fused trace update
+	opt     Optimizer[T]
+	folder  TraceFolder[T] // opt, if it folds the trace update into its pass
 	layout  Layout
 	stage   int
 	topo    arch.Network // Staged learners: the topology at stage
 
-	z []float64 // eligibility trace
-	g []float64 // ∇v of the newest prediction
+	z []T // eligibility trace
+	g []T // ∇v of the newest prediction
 
 	y       float64
 	started bool
@@ -58,8 +62,9 @@ type Agent struct {
 // New returns an agent for learner l with discount γ and trace decay λ.
 // layout describes l's parameter vector (for a Staged learner it is recomputed
 // from Topology at every stage change). The optimizer is Reset to layout. It
-// panics if layout does not match l or γ, λ are outside [0, 1].
-func New(l arch.Engine, layout Layout, opt Optimizer, gamma, lambda float64) *Agent {
+// panics if layout does not match l or γ, λ are outside [0, 1]. T is
+// inferred from the learner.
+func New[T arch.Float](l arch.EngineOf[T], layout Layout, opt Optimizer[T], gamma, lambda float64) *Agent[T] {
 	layout.validate()
 	if layout.Size != l.NumParams() || len(l.Params()) != l.NumParams() {
 		panic(fmt.Sprintf("td: layout size %d, learner has %d parameters", layout.Size, l.NumParams()))
@@ -67,9 +72,9 @@ func New(l arch.Engine, layout Layout, opt Optimizer, gamma, lambda float64) *Ag
 	if !(gamma >= 0 && gamma <= 1) || !(lambda >= 0 && lambda <= 1) {
 		panic(fmt.Sprintf("td: γ = %v and λ = %v must lie in [0, 1]", gamma, lambda))
 	}
-	a := &Agent{gamma: gamma, lambda: lambda, learner: l, opt: opt, layout: layout}
-	a.acc, _ = l.(GradAccumulator)
-	a.folder, _ = opt.(TraceFolder)
+	a := &Agent[T]{gamma: gamma, lambda: lambda, learner: l, opt: opt, layout: layout}
+	a.acc, _ = l.(GradAccumulator[T])
+	a.folder, _ = opt.(TraceFolder[T])
 	if s, ok := l.(Staged); ok {
 		a.staged = s
 		a.stage = s.Stage()
@@ -81,14 +86,14 @@ func New(l arch.Engine, layout Layout, opt Optimizer, gamma, lambda float64) *Ag
 	return a
 }
 
-func (a *Agent) resize(n int) {
-	a.z = make([]float64, n)
-	a.g = make([]float64, n)
+func (a *Agent[T]) resize(n int) {
+	a.z = make([]T, n)
+	a.g = make([]T, n)
 }
 
 // Start makes the first prediction y = v(x_0) and returns it; call it once,
 // before Step.
-func (a *Agent) Start(x []float64) float64 {
+func (a *Agent[T]) Start(x []float64) float64 {
 	if a.started {
 		panic("td: Agent.Start called twice")
 	}
@@ -103,7 +108,7 @@ func (a *Agent) Start(x []float64) float64 {
 // Step observes x' and the cumulant c of the transition into it, updates θ and
 // returns the new prediction y' = v(x'). ok is false if y' is NaN or ±Inf
 // (the run has diverged); see also ParamsFinite.
-func (a *Agent) Step(x []float64, c float64) (y float64, ok bool) {
+func (a *Agent[T]) Step(x []float64, c float64) (y float64, ok bool) {
 	if !a.started {
 		panic("td: Agent.Step before Start")
 	}
@@ -129,7 +134,7 @@ func (a *Agent) Step(x []float64, c float64) (y float64, ok bool) {
 	default:
 		a.opt.Update(a.learner.Params(), a.z, delta)
 		// z ← decay·z + 1·g, in lanes (1·g is g exactly).
-		lanes.ScaleAdd(a.z, decay, 1, a.g)
+		scaleAdd(a.z, decay, a.g)
 	}
 	a.y = y
 	return y, !math.IsNaN(y) && !math.IsInf(y, 0)
@@ -137,7 +142,7 @@ func (a *Agent) Step(x []float64, c float64) (y float64, ok bool) {
 
 // EndEpisode marks the observation of the latest Start or Step as the last
 // step of its episode: the next Step's target is 0 and its trace decay 0.
-func (a *Agent) EndEpisode() {
+func (a *Agent[T]) EndEpisode() {
 	if !a.started {
 		panic("td: Agent.EndEpisode before Start")
 	}
@@ -148,17 +153,17 @@ func (a *Agent) EndEpisode() {
 // parameter shows in the next prediction, but an infinite one can hide in a
 // saturated gate, so a run checks this too (every few thousand steps: the
 // check costs as much as a fifth of a small network's step).
-func (a *Agent) ParamsFinite() bool {
+func (a *Agent[T]) ParamsFinite() bool {
 	// x·0 is 0 for finite x and NaN for NaN or ±Inf.
 	bad := 0.0
 	for _, p := range a.learner.Params() {
-		bad += p * 0
+		bad += float64(p) * 0
 	}
 	return bad == 0
 }
 
 // checkStage remaps the trace and optimizer state after a stage change.
-func (a *Agent) checkStage() {
+func (a *Agent[T]) checkStage() {
 	if a.staged == nil || a.staged.Stage() == a.stage {
 		return
 	}
@@ -178,10 +183,19 @@ func (a *Agent) checkStage() {
 }
 
 // Prediction returns the latest prediction.
-func (a *Agent) Prediction() float64 { return a.y }
+func (a *Agent[T]) Prediction() float64 { return a.y }
 
 // Trace returns a view of the eligibility trace z (in the current layout).
-func (a *Agent) Trace() []float64 { return a.z }
+func (a *Agent[T]) Trace() []T { return a.z }
 
 // Layout returns the current layout of the learner's parameter vector.
-func (a *Agent) Layout() Layout { return a.layout }
+func (a *Agent[T]) Layout() Layout { return a.layout }
+
+// scaleAdd sets z ← d·z + 1·g with the kernel of T's lanes.
+func scaleAdd[T arch.Float](z []T, d float64, g []T) {
+	if float.Is32[T]() {
+		lanes.ScaleAddSame32(float.F32(z), d, 1, float.F32(g))
+		return
+	}
+	lanes.ScaleAdd(float.F64(z), d, 1, float.F64(g))
+}

@@ -133,7 +133,7 @@ func TestTDRemapsAtStageChange(t *testing.T) {
 }
 
 func TestTDZeroAllocs(t *testing.T) {
-	for _, opt := range []Optimizer{&Adam{StepSize: 1e-3}, &RMSProp{StepSize: 1e-3}} {
+	for _, opt := range []Optimizer[float64]{&Adam{StepSize: 1e-3}, &RMSProp{StepSize: 1e-3}} {
 		l := newStaged(12, 4, 0)
 		a := New(l, NetworkLayout(l.topo), opt, 0.9, 0.99)
 		x := make([]float64, 12)

@@ -12,8 +12,8 @@ import (
 // reading only what Step stored, so that the parameters may change between
 // Step and AccumulateGrad (forward.Network). TD uses it to save a pass over
 // the parameters per step; the result is the same as Grad followed by the sum.
-type GradAccumulator interface {
-	AccumulateGrad(z []float64, decay float64)
+type GradAccumulator[T arch.Float] interface {
+	AccumulateGrad(z []T, decay float64)
 }
 
 // Staged is implemented by learners whose learnable vector changes size and

@@ -1,6 +1,10 @@
 package td
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/ccn-go/ccn/arch"
+)
 
 // Layout describes a learnable parameter vector to an optimizer: its length and
 // where the prediction head (the output layer's weights, and bias if any) lies.
@@ -19,9 +23,9 @@ func (l Layout) validate() {
 }
 
 // Optimizer turns an ascent direction d = s·u (for TD(λ), δ·z) into an
-// in-place update of the parameters. Implementations keep per-parameter state and
-// never allocate in Update.
-type Optimizer interface {
+// in-place update of the parameters, of element type T (arch.Float).
+// Implementations keep per-parameter state and never allocate in Update.
+type Optimizer[T arch.Float] interface {
 	// Reset sizes the state for layout l and sets it to its initial value.
 	Reset(l Layout)
 
@@ -34,7 +38,7 @@ type Optimizer interface {
 	// Update adds the step for the direction s·u to theta; both slices
 	// have length Layout.Size. (Taking the scale apart saves the agent a
 	// pass over memory.)
-	Update(theta, u []float64, s float64)
+	Update(theta, u []T, s float64)
 }
 
 // TraceFolder is implemented by optimizers that fold the TD(λ) trace update
@@ -45,15 +49,15 @@ type Optimizer interface {
 //
 // with g = ∇v, the gradient of the latest prediction (z's entries are read
 // by the step before they change). It saves TD a pass over z.
-type TraceFolder interface {
-	UpdateFold(theta, z []float64, s, decay float64, g []float64)
+type TraceFolder[T arch.Float] interface {
+	UpdateFold(theta, z []T, s, decay float64, g []T)
 }
 
 // remapInto returns a new slice of length len(from) whose entry i is
 // old[from[i]], or fill where from[i] < 0. It allocates: remaps happen once
 // per stage, not per step.
-func remapInto(old []float64, from []int, fill float64) []float64 {
-	out := make([]float64, len(from))
+func remapInto[T arch.Float](old []T, from []int, fill T) []T {
+	out := make([]T, len(from))
 	for i, j := range from {
 		if j < 0 {
 			out[i] = fill

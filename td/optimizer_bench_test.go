@@ -8,7 +8,7 @@ import (
 
 func BenchmarkOptimizerUpdate(b *testing.B) {
 	for _, n := range []int{500, 5000} {
-		for _, o := range []Optimizer{&Adam{StepSize: 1e-4}, &RMSProp{StepSize: 1e-4}} {
+		for _, o := range []Optimizer[float64]{&Adam{StepSize: 1e-4}, &RMSProp{StepSize: 1e-4}} {
 			b.Run(fmt.Sprintf("%T/%d", o, n), func(b *testing.B) {
 				o.Reset(Layout{Size: n, HeadStart: n - 21, HeadEnd: n, Features: 20})
 				theta, d := make([]float64, n), make([]float64, n)

@@ -76,7 +76,7 @@ func TestRMSPropFirstStep(t *testing.T) {
 }
 
 func TestOptimizerPanics(t *testing.T) {
-	for _, o := range []Optimizer{&Adam{StepSize: 1}, &RMSProp{StepSize: 1}} {
+	for _, o := range []Optimizer[float64]{&Adam{StepSize: 1}, &RMSProp{StepSize: 1}} {
 		assert.Panics(t, func() { o.Reset(Layout{Size: 0}) })
 		o.Reset(Layout{Size: 2, HeadEnd: 2, Features: 1})
 		require.Panics(t, func() { o.Update(make([]float64, 3), make([]float64, 3), 1) })

@@ -30,7 +30,7 @@ type RMSProp struct {
 	layout Layout
 }
 
-var _ Optimizer = (*RMSProp)(nil)
+var _ Optimizer[float64] = (*RMSProp)(nil)
 
 func (r *RMSProp) beta() float64 { return orDefault(r.Beta, 0.9999) }
 
@@ -74,7 +74,7 @@ func (r *RMSProp) Update(theta, u []float64, s float64) {
 	rmsUpdate(theta[h1:], u[h1:], r.v[h1:], s, r.StepSize, b, eps)
 }
 
-var _ TraceFolder = (*RMSProp)(nil)
+var _ TraceFolder[float64] = (*RMSProp)(nil)
 
 // UpdateFold implements TraceFolder: the body in one pass
 // (lanes.RMSPropFold), the head (a few entries) in Update's pass and then the

@@ -82,12 +82,19 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "%-8s  %-16s  %4d  %4d  %5s  %6s  %4d  %-5s  %6d  %7s  %10.3g  %10.3g  %s\n",
 			r.Engine, r.CellName(), r.Hidden, r.Inputs, r.StageName(), norm, r.Length, k, r.Params(), checked, r.MaxAbs, r.MaxRel, verdict)
 	})
+	f32failed := 0
+	if cfg.Networks {
+		f32failed = verifyFloat32(stdout, *seed, *trajectories, in)
+	}
 	// The kernels are those of every engine in this binary (internal/lanes):
 	// simd in a GOEXPERIMENT=simd build on a CPU with AVX2 and FMA, else scalar.
 	fmt.Fprintf(stdout, "\n%d cases, %d failed; worst max abs %.3g, worst max rel %.3g (tolerance %g); %.1fs; kernels: %s\n",
 		len(results), failed, worst.MaxAbs, worst.MaxRel, compare.Tolerance, time.Since(start).Seconds(), lanes.Path())
-	if failed > 0 {
+	if failed+f32failed > 0 {
 		msg := fmt.Sprintf("%d of %d cases disagree with the reference", failed, len(results))
+		if f32failed > 0 {
+			msg = fmt.Sprintf("%d of %d cases disagree with the reference, %d float32 rows with the float64 engine", failed, len(results), f32failed)
+		}
 		if in != compare.InjectNone {
 			msg += fmt.Sprintf(" (with %s injected)", in)
 		}
@@ -103,4 +110,27 @@ func injectionNames() string {
 		names = append(names, string(in))
 	}
 	return strings.Join(names, ", ")
+}
+
+// verifyFloat32 prints the rows of the float32 engine held to the float64
+// engine (compare.Float32Suite) and returns the number that failed.
+func verifyFloat32(stdout io.Writer, seed uint64, trajectories int, in compare.Injection) int {
+	start := time.Now()
+	fmt.Fprintf(stdout, "\nfloat32 engine against the float64 engine, learning by TD(λ) and RMSProp (tolerance (t+m)·ε₃₂ at step t, m the widest column's inputs):\n")
+	fmt.Fprintf(stdout, "%-18s  %-13s  %5s  %4s  %10s  %10s  %9s  %s\n", "network/inputs", "kind", "scale", "T", "worst rel", "tolerance", "of tol", "result")
+	failed, worst := 0, 0.0
+	rs := compare.Float32Suite(seed, trajectories, in)
+	for _, r := range rs {
+		verdict := "PASS"
+		if !r.Pass() {
+			verdict = "FAIL"
+			failed++
+		}
+		worst = max(worst, r.Worst)
+		fmt.Fprintf(stdout, "%-18s  %-13s  %5g  %4d  %10.3g  %10.3g  %9.3g  %s (step %d)\n",
+			r.Name, r.Kind, r.Scale, r.Steps, r.MaxRel, r.Tol, r.Worst, verdict, r.Step)
+	}
+	fmt.Fprintf(stdout, "%d float32 rows, %d failed; worst %.3g of the tolerance; %.1fs; numerics: %s/f32\n",
+		len(rs), failed, worst, time.Since(start).Seconds(), lanes.Numerics())
+	return failed
 }

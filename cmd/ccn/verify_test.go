@@ -1,11 +1,13 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/ccn-go/ccn/compare"
 	"github.com/ccn-go/ccn/internal/lanes"
 )
 
@@ -29,6 +31,10 @@ func TestVerifySmallSuite(t *testing.T) {
 		assert.Contains(t, stdout, col, "stage changes, moving and run normalization, Atari inputs")
 	}
 	assert.Contains(t, lines[len(lines)-1], "0 failed")
+	// The float32 engine's rows against the float64 engine (compare.Float32Suite).
+	assert.Contains(t, stdout, "float32 engine against the float64 engine")
+	assert.Contains(t, stdout, "ccn15x5/m275")
+	assert.Contains(t, stdout, fmt.Sprintf("%d float32 rows, 0 failed", len(compare.Float32NetCases)))
 	assert.True(t, strings.HasSuffix(lines[len(lines)-1], "kernels: "+lanes.Path()), lines[len(lines)-1])
 
 	// An auto CCN row (stages 4, 4, 4, 2 on 12 inputs) shows the whole

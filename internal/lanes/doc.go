@@ -16,6 +16,13 @@
 // reduction, accurate to about 1 ulp), and lane dot products sum in four
 // partial sums, so the two builds differ in the last bits of activations.
 //
+// The float32 kernels of the opt-in float32 engine (column32.go,
+// rmsprop32.go: Preact32, StageTraceFold32, RMSProp32, ...) compute the
+// same formulas on float32 parameters, traces and optimizer state, eight
+// lanes per instruction in the lane path; they change nothing of the
+// float64 kernels, and runs that use them say so in their numerics
+// (Numerics() followed by "/f32").
+//
 // Within one build, every kernel is deterministic: the same inputs give the
 // same bits.
 package lanes

@@ -59,6 +59,7 @@ type args struct {
 	rng      *rand.Rand
 	sentinel float64
 	bufs     [][]float64 // the whole buffers, guard bands included
+	bufs32   [][]float32 // those of float32 slices (vec32)
 }
 
 func newArgs(seed uint64, sentinel float64) *args {
@@ -78,6 +79,21 @@ func (a *args) vec(n int, fill func(*rand.Rand) float64) []float64 {
 		s[i] = fill(a.rng)
 	}
 	a.bufs = append(a.bufs, buf)
+	return s
+}
+
+// vec32 is vec for a float32 slice: the values drawn by fill rounded to
+// float32, the bands filled with the sentinel rounded to float32.
+func (a *args) vec32(n int, fill func(*rand.Rand) float64) []float32 {
+	buf := make([]float32, n+2*guardLen)
+	for i := range buf {
+		buf[i] = float32(a.sentinel)
+	}
+	s := buf[guardLen : guardLen+n : guardLen+n]
+	for i := range s {
+		s[i] = float32(fill(a.rng))
+	}
+	a.bufs32 = append(a.bufs32, buf)
 	return s
 }
 
@@ -122,6 +138,11 @@ func (a *args) inside() []float64 {
 	for _, b := range a.bufs {
 		out = append(out, b[guardLen:len(b)-guardLen]...)
 	}
+	for _, b := range a.bufs32 {
+		for _, v := range b[guardLen : len(b)-guardLen] {
+			out = append(out, float64(v))
+		}
+	}
 	return out
 }
 
@@ -138,6 +159,15 @@ func (a *args) bandsIntact() error {
 			if math.Float64bits(v) != want {
 				off := p - guardLen // −guardLen..−1 before the slice, n.. after it
 				return fmt.Errorf("slice %d (length %d): band entry at %d overwritten with %v", i, n, off, v)
+			}
+		}
+	}
+	want32 := math.Float32bits(float32(a.sentinel))
+	for i, b := range a.bufs32 {
+		n := len(b) - 2*guardLen
+		for p, v := range b {
+			if (p < guardLen || p >= guardLen+n) && math.Float32bits(v) != want32 {
+				return fmt.Errorf("float32 slice %d (length %d): band entry at %d overwritten with %v", i, n, p-guardLen, v)
 			}
 		}
 	}
@@ -165,6 +195,10 @@ func (k kernel) bound(s shape) float64 {
 	}
 	return k.ulps
 }
+
+// ulps32 is the number of float64 ulps in n float32 ulps (of a normal
+// value): the bounds of the float32 kernels, whose results are float32.
+func ulps32(n float64) float64 { return n * (1 << 29) }
 
 // sumBound is the bound for sums of M+2 non-negative terms added in another
 // order (and with fused multiply-adds): each order is within (M+1) units of
@@ -277,6 +311,57 @@ var kernels = []kernel{
 		ht, ct, x, f, hp := a.normal(u*size), a.normal(u*size), a.normal(m), a.unit(u), a.normal(u)
 		k := a.traceCoef(u)
 		StageTraceFold(ht, ct, x, f, hp, k, a.normal(u*size), a.scalar(), a.normal(u), s.W%2 == 0)
+	}},
+	// The float32 kernels (column32.go, rmsprop32.go): the element-wise
+	// ones take the lane path's fused operations in the scalar path too.
+	{name: "Input32", call: func(a *args, s shape) {
+		Input32(a.vec32(s.N, zero), a.vec(s.N, wide))
+	}},
+	{name: "Preact32", ulpsAt: func(s shape) float64 { return ulps32(sumBound(s)) }, call: func(a *args, s shape) {
+		u, m := s.U, s.M
+		Preact32(a.vec(u, zero), a.vec(u, zero), a.vec(u, zero), a.vec(u, zero), a.unit(u), a.vec32(u*arch.ColumnParams(m), unit),
+			a.vec32(Padded32(m), unit), m)
+	}},
+	{name: "TraceScalars32", call: func(a *args, s shape) {
+		u, m := s.U, s.M
+		k := a.traceCoef(u)
+		TraceScalars32(k, a.unit(u), a.unit(u), a.vec(u, signed), a.unit(u), a.normal(u), a.vec(u, signed), a.vec32(u*arch.ColumnParams(m), normal), m)
+	}},
+	{name: "StageTrace32", call: func(a *args, s shape) {
+		u, m := s.U, s.M
+		size := arch.ColumnParams(m)
+		StageTrace32(a.vec32(u*size, normal), a.vec32(u*size, normal), a.vec32(m, normal), a.unit(u), a.normal(u), a.traceCoef(u))
+	}},
+	// Positive operands: the scalar path rounds fewer intermediate results
+	// than the lane path, so the bound is in ulps of sums without
+	// cancellation.
+	{name: "StageTraceFold32", ulps: ulps32(4), call: func(a *args, s shape) {
+		u, m := s.U, s.M
+		size := arch.ColumnParams(m)
+		ht, ct, x, f, hp := a.vec32(u*size, unit), a.vec32(u*size, unit), a.vec32(m, unit), a.unit(u), a.unit(u)
+		k := TraceCoef{A: a.unit(u), B: a.unit(u), E: a.unit(u), K: a.vec(8*u, zero)}
+		for j := range u {
+			k.K[8*j], k.K[8*j+1], k.K[8*j+2], k.K[8*j+7] = unit(a.rng), unit(a.rng), unit(a.rng), unit(a.rng)
+		}
+		StageTraceFold32(ht, ct, x, f, hp, k, a.vec32(u*size, unit), unit(a.rng), a.unit(u), s.W%2 == 0)
+	}},
+	{name: "ScaleBlocks32", call: func(a *args, s shape) {
+		ScaleBlocks32(a.vec32(s.U*s.M, normal), a.normal(s.U), a.vec32(s.U*s.M, normal))
+	}},
+	{name: "ScaleAddBlocks32", call: func(a *args, s shape) {
+		ScaleAddBlocks32(a.vec32(s.U*s.M, normal), a.scalar(), a.normal(s.U), a.vec32(s.U*s.M, normal))
+	}},
+	{name: "ScaleAdd32", call: func(a *args, s shape) {
+		ScaleAdd32(a.vec32(s.N, normal), a.scalar(), a.scalar(), a.normal(s.N))
+	}},
+	{name: "ScaleAddSame32", call: func(a *args, s shape) {
+		ScaleAddSame32(a.vec32(s.N, normal), a.scalar(), a.scalar(), a.vec32(s.N, normal))
+	}},
+	{name: "RMSProp32", ulps: ulps32(8), call: func(a *args, s shape) {
+		RMSProp32(a.vec32(s.N, zero), a.vec32(s.N, normal), a.vec32(s.N, small), -0.7, 1e-3, 0.9999, 1e-8)
+	}},
+	{name: "RMSPropFold32", ulps: ulps32(8), call: func(a *args, s shape) {
+		RMSPropFold32(a.vec32(s.N, zero), a.vec32(s.N, normal), a.vec32(s.N, small), a.vec32(s.N, normal), 0.3, 1e-3, 0.9999, 1e-8, 0.891, -0.37)
 	}},
 }
 

@@ -1,0 +1,11 @@
+//go:build !(goexperiment.simd && amd64)
+
+package lanes
+
+// The lane paths of the float32 column kernels; never called in this build.
+
+func input32Lanes(dst []float32, x []float64)                               { panic(unreachable) }
+func preact32Lanes(ai, af, ag, ao, h []float64, blocks, x []float32, m int) { panic(unreachable) }
+func stageTraceFold32Lanes(ht, ct, x []float32, f, hp []float64, k TraceCoef, z []float32, d float64, c []float64, add bool) {
+	panic(unreachable)
+}

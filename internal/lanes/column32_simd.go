@@ -1,0 +1,198 @@
+//go:build goexperiment.simd && amd64
+
+package lanes
+
+import (
+	"simd/archsimd"
+	"unsafe"
+
+	"github.com/ccn-go/ccn/arch"
+)
+
+type (
+	f32x8 = archsimd.Float32x8
+	f32x4 = archsimd.Float32x4
+)
+
+func bc32(x float32) f32x8 { return archsimd.BroadcastFloat32x8(x) }
+
+// ld32At loads the float32s p[i:i+8]; st32At stores v there. The caller
+// guarantees i+8 ≤ len.
+func ld32At(p unsafe.Pointer, i int) f32x8 {
+	return archsimd.LoadFloat32x8((*[8]float32)(unsafe.Add(p, 4*i)))
+}
+
+func st32At(v f32x8, p unsafe.Pointer, i int) { v.Store((*[8]float32)(unsafe.Add(p, 4*i))) }
+
+func base32(s []float32) unsafe.Pointer { return unsafe.Pointer(unsafe.SliceData(s)) }
+
+// input32Lanes is the lane path of Input32 (len(x) ≥ 4).
+func input32Lanes(dst []float32, x []float64) {
+	m := len(x)
+	n4 := m &^ 3
+	px, pd := unsafe.Pointer(unsafe.SliceData(x)), base32(dst)
+	for k := 0; k < n4; k += 4 {
+		archsimd.LoadFloat64x4((*[4]float64)(unsafe.Add(px, 8*k))).ConvertToFloat32().
+			Store((*[4]float32)(unsafe.Add(pd, 4*k)))
+	}
+	for k := n4; k < m; k++ {
+		dst[k] = float32(x[k])
+	}
+}
+
+// preact32Lanes is the lane path of Preact32.
+func preact32Lanes(ai, af, ag, ao, h []float64, blocks, x []float32, m int) {
+	size := arch.ColumnParams(m)
+	pb, px := base32(blocks), base32(x)
+	var a [4]float32
+	for j, hj := range h {
+		p := unsafe.Add(pb, 4*j*size)
+		dot := dot4x8(p, px, m)
+		bq := archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(p, 4*(4*m+4))))
+		uq := archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(p, 4*4*m)))
+		uq.MulAdd(archsimd.BroadcastFloat32x4(float32(hj)), bq).Add(dot).Store(&a)
+		ai[j], af[j], ag[j], ao[j] = float64(a[0]), float64(a[1]), float64(a[2]), float64(a[3])
+	}
+}
+
+// laneIndex32 holds the lane numbers.
+var laneIndex32 = [8]float32{0, 1, 2, 3, 4, 5, 6, 7}
+
+// dot4x8 returns the dot products of the four rows p[q·m:q·m+m] with
+// x[:m], gate order in the lanes, eight partial sums per row; the last
+// octet's lanes beyond m are zeroed in x.
+//
+//go:noinline
+func dot4x8(p, px unsafe.Pointer, m int) f32x4 {
+	p1, p2, p3 := unsafe.Add(p, 4*m), unsafe.Add(p, 8*m), unsafe.Add(p, 12*m)
+	var s0, s1, s2, s3 f32x8
+	m8 := m &^ 7
+	k := 0
+	for ; k < m8; k += 8 {
+		xv := ld32At(px, k)
+		s0 = ld32At(p, k).MulAdd(xv, s0)
+		s1 = ld32At(p1, k).MulAdd(xv, s1)
+		s2 = ld32At(p2, k).MulAdd(xv, s2)
+		s3 = ld32At(p3, k).MulAdd(xv, s3)
+	}
+	if k < m {
+		xv := ld32At(px, k).Masked(archsimd.LoadFloat32x8(&laneIndex32).Less(bc32(float32(m - k))))
+		s0 = ld32At(p, k).MulAdd(xv, s0)
+		s1 = ld32At(p1, k).MulAdd(xv, s1)
+		s2 = ld32At(p2, k).MulAdd(xv, s2)
+		s3 = ld32At(p3, k).MulAdd(xv, s3)
+	}
+	t := s0.AddPairsGrouped(s1).AddPairsGrouped(s2.AddPairsGrouped(s3))
+	return t.GetLo().Add(t.GetHi())
+}
+
+// colScalars32 are one column's per-step scalars of StageTraceFold32 in
+// float32, with the direct terms of the last 8 entries of its block (u_q,
+// direct term hp; b_q, direct term 1) multiplied out per lane: kc the terms
+// of c (κ_q·d, 0 for gate o), kh those of h (D·d for gate o, else 0).
+type colScalars32 struct {
+	f, A, B, E, D, ki, kf, kg, c, d float32
+	kc, kh                          [8]float32
+}
+
+// stageTraceFold32Lanes is the lane path of StageTraceFold32 (m ≥ 8). A
+// row's last m mod 8 entries are those of the octet ending at the row's
+// end, computed from the old values before the row's other octets and
+// stored after them (no scalar tail).
+func stageTraceFold32Lanes(ht, ct, x []float32, f, hp []float64, k TraceCoef, z []float32, d float64, c []float64, add bool) {
+	m := len(x)
+	size := arch.ColumnParams(m)
+	var s colScalars32
+	for j := range hp {
+		kj := k.K[8*j : 8*j+8]
+		h := float32(hp[j])
+		s.f, s.A, s.B, s.E = float32(f[j]), float32(k.A[j]), float32(k.B[j]), float32(k.E[j])
+		s.D, s.ki, s.kf, s.kg = float32(kj[7]), float32(kj[0]), float32(kj[1]), float32(kj[2])
+		s.c, s.d = float32(c[j]), float32(d)
+		// The scalar path's products κ_q·hp and D·hp, rounded as it rounds them.
+		s.kc = [8]float32{s.ki * h, s.kf * h, s.kg * h, 0, s.ki, s.kf, s.kg, 0}
+		s.kh = [8]float32{0, 0, 0, s.D * h, 0, 0, 0, s.D}
+		o := 4 * j * size
+		column32At(unsafe.Add(base32(ht), o), unsafe.Add(base32(ct), o), unsafe.Add(base32(z), o), base32(x), m, &s, add)
+	}
+}
+
+// column32At advances and folds one column's block.
+//
+//go:noinline
+func column32At(ph, pc, pz, px unsafe.Pointer, m int, s *colScalars32, add bool) {
+	m8 := m &^ 7
+	var tail [3][4][8]float32 // the rows' last octets: h, c, z
+	if m8 < m {
+		rows32(ph, pc, pz, px, m, m-8, m, unsafe.Pointer(&tail[0]), unsafe.Pointer(&tail[1]), unsafe.Pointer(&tail[2]), 8, s, add)
+	}
+	rows32(ph, pc, pz, px, m, 0, m8, ph, pc, pz, m, s, add)
+	if m8 < m {
+		for r := range 4 {
+			st32At(ld32At(unsafe.Pointer(&tail[0][r]), 0), ph, r*m+m-8)
+			st32At(ld32At(unsafe.Pointer(&tail[1][r]), 0), pc, r*m+m-8)
+			st32At(ld32At(unsafe.Pointer(&tail[2][r]), 0), pz, r*m+m-8)
+		}
+	}
+	// u_q and b_q: one octet with the direct terms per lane.
+	vf, vA, vB, vE := bc32(s.f), bc32(s.A), bc32(s.B), bc32(s.E)
+	kc, kh := archsimd.LoadFloat32x8(&s.kc), archsimd.LoadFloat32x8(&s.kh)
+	i := 4 * m
+	h := ld32At(ph, i)
+	cn := vf.MulAdd(ld32At(pc, i), vA.MulAdd(h, kc))
+	st32At(cn, pc, i)
+	hn := vB.MulAdd(cn, vE.MulAdd(h, kh))
+	st32At(hn, ph, i)
+	st32At(fold32(hn, ld32At(pz, i), bc32(s.d), bc32(s.c), add), pz, i)
+}
+
+// rows32 advances the octets k = from, from+8, ... < to of the four rows
+// (input weights of gates i, f, g, o) of a block at ph, pc, pz, reading the
+// old values there and writing the new ones to oh, oc, oz at r·stride +
+// k − from for row r (in place: oh = ph, ..., stride m, from 0).
+func rows32(ph, pc, pz, px unsafe.Pointer, m, from, to int, oh, oc, oz unsafe.Pointer, stride int, s *colScalars32, add bool) {
+	vf, vA, vB, vE := bc32(s.f), bc32(s.A), bc32(s.B), bc32(s.E)
+	vki, vkf, vkg, vD := bc32(s.ki), bc32(s.kf), bc32(s.kg), bc32(s.D)
+	vd, vc := bc32(s.d), bc32(s.c)
+	m2, m3, s2, s3 := 2*m, 3*m, 2*stride, 3*stride
+	for k := from; k < to; k += 8 {
+		xv := ld32At(px, k)
+		w := k - from
+		// gate i
+		h := ld32At(ph, k)
+		cn := vf.MulAdd(ld32At(pc, k), vA.MulAdd(h, vki.Mul(xv)))
+		st32At(cn, oc, w)
+		hn := vB.MulAdd(cn, vE.Mul(h))
+		st32At(hn, oh, w)
+		st32At(fold32(hn, ld32At(pz, k), vd, vc, add), oz, w)
+		// gate f
+		h = ld32At(ph, m+k)
+		cn = vf.MulAdd(ld32At(pc, m+k), vA.MulAdd(h, vkf.Mul(xv)))
+		st32At(cn, oc, stride+w)
+		hn = vB.MulAdd(cn, vE.Mul(h))
+		st32At(hn, oh, stride+w)
+		st32At(fold32(hn, ld32At(pz, m+k), vd, vc, add), oz, stride+w)
+		// gate g
+		h = ld32At(ph, m2+k)
+		cn = vf.MulAdd(ld32At(pc, m2+k), vA.MulAdd(h, vkg.Mul(xv)))
+		st32At(cn, oc, s2+w)
+		hn = vB.MulAdd(cn, vE.Mul(h))
+		st32At(hn, oh, s2+w)
+		st32At(fold32(hn, ld32At(pz, m2+k), vd, vc, add), oz, s2+w)
+		// gate o: D·x enters h
+		h = ld32At(ph, m3+k)
+		cn = vf.MulAdd(ld32At(pc, m3+k), vA.Mul(h))
+		st32At(cn, oc, s3+w)
+		hn = vB.MulAdd(cn, vE.MulAdd(h, vD.Mul(xv)))
+		st32At(hn, oh, s3+w)
+		st32At(fold32(hn, ld32At(pz, m3+k), vd, vc, add), oz, s3+w)
+	}
+}
+
+// fold32 is the new z of an octet: d·z + c·hn if add, else c·hn.
+func fold32(hn, z, vd, vc f32x8, add bool) f32x8 {
+	if add {
+		return vd.MulAdd(z, vc.Mul(hn))
+	}
+	return vc.Mul(hn)
+}

@@ -1,0 +1,60 @@
+package lanes
+
+import (
+	"fmt"
+	"math"
+)
+
+// RMSProp32 is RMSProp in float32, θ, u and v all float32:
+//
+//	g = s·u_i      v_i ← b·v_i + (1−b)·g²      θ_i ← θ_i + α·g/(√v_i + ε)
+//
+// with s, α, b, 1−b and ε rounded to float32. The lane path (n ≥ 8 entries)
+// shares one division between two octets, 1/a₀ = a₁·(α/(a₀·a₁)), as
+// RMSProp's lane path does between two quads, and takes the last n mod 8
+// entries in the octet ending at the end (computed from the old values
+// before the loop, stored after it); the scalar path computes each stored
+// value in float64 and rounds it once. The two differ in the last bits.
+func RMSProp32(theta, u, v []float32, s, alpha, b, eps float64) {
+	n := len(u)
+	if len(theta) < n || len(v) < n {
+		panic(fmt.Sprintf("lanes: RMSProp32 of %d entries with θ %d and v %d", n, len(theta), len(v)))
+	}
+	if useLanes && n >= 8 {
+		rmsprop32Lanes(theta, u, v, s, alpha, b, eps)
+		clearUpper()
+		return
+	}
+	rmsprop32Scalar(theta[:n], u, v[:n], s, alpha, b, eps)
+}
+
+// RMSPropFold32 is RMSProp32(theta, u, v, s, alpha, b, eps) followed by u ←
+// d·u + c·t in float32 (d, c rounded): the RMSProp step reads u before the
+// fold. The lane path (n ≥ 8) does both in one pass.
+func RMSPropFold32(theta, u, v, t []float32, s, alpha, b, eps, d, c float64) {
+	n := len(u)
+	if len(theta) < n || len(v) < n || len(t) < n {
+		panic(fmt.Sprintf("lanes: RMSPropFold32 of %d entries with θ %d, v %d, t %d", n, len(theta), len(v), len(t)))
+	}
+	if useLanes && n >= 8 {
+		rmspropFold32Lanes(theta, u, v, t, s, alpha, b, eps, d, c)
+		clearUpper()
+		return
+	}
+	rmsprop32Scalar(theta[:n], u, v[:n], s, alpha, b, eps)
+	ScaleAddSame32(u, d, c, t)
+}
+
+// rmsprop32Scalar is the scalar path of RMSProp32: each stored value
+// computed in float64 from the float32 operands (the constants rounded to
+// float32) and rounded once.
+func rmsprop32Scalar(theta, u, v []float32, s, alpha, b, eps float64) {
+	s32 := float32(s)
+	a, bb, c, e := float64(float32(alpha)), float64(float32(b)), float64(float32(1-b)), float64(float32(eps))
+	for i, ui := range u {
+		g := float64(s32 * ui)
+		vi := float32(c*g*g + bb*float64(v[i]))
+		v[i] = vi
+		theta[i] = float32(float64(theta[i]) + a*g/(math.Sqrt(float64(vi))+e))
+	}
+}

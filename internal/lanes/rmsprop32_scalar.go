@@ -1,0 +1,10 @@
+//go:build !(goexperiment.simd && amd64)
+
+package lanes
+
+// The lane paths of the float32 RMSProp kernels; never called in this build.
+
+func rmsprop32Lanes(theta, u, v []float32, s, alpha, b, eps float64) { panic(unreachable) }
+func rmspropFold32Lanes(theta, u, v, t []float32, s, alpha, b, eps, d, c float64) {
+	panic(unreachable)
+}
