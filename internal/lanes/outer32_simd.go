@@ -1,0 +1,106 @@
+//go:build goexperiment.simd && amd64
+
+package lanes
+
+import (
+	"simd/archsimd"
+	"unsafe"
+)
+
+// outerSum32Lanes is OuterSum32's lane path: blocks of four rows by sixteen
+// or eight entries with their sums in registers across the window (each
+// octet of x loaded once for the four rows, each coefficient broadcast once
+// per two octets), single rows for the last R mod 4, and each row's last
+// m mod 8 entries by partial loads and stores.
+func outerSum32Lanes(g, d []float32, x [][]float32, R, m int) {
+	n8 := m &^ 7
+	pd := tbBase(d)
+	r := 0
+	for ; r+4 <= R; r += 4 {
+		pg := tbBase(g[r*m : (r+4)*m])
+		j := 0
+		for ; j+16 <= n8; j += 16 {
+			outer32x4x16(pg, pd, x, R, r, m, j)
+		}
+		if j < n8 {
+			outer32x4x8(pg, pd, x, R, r, m, j)
+		}
+	}
+	for ; r < R; r++ {
+		pg := tbBase(g[r*m : (r+1)*m])
+		for j := 0; j < n8; j += 8 {
+			acc := tbLd(pg, j)
+			for n, xn := range x {
+				acc = tbBc(d[n*R+r]).MulAdd(tbLd(tbBase(xn), j), acc)
+			}
+			tbSt(acc, pg, j)
+		}
+	}
+	if n8 < m {
+		for r := range R {
+			row := g[r*m+n8 : (r+1)*m]
+			acc := archsimd.LoadFloat32x8SlicePart(row)
+			for n := range x {
+				acc = tbBc(d[n*R+r]).MulAdd(archsimd.LoadFloat32x8SlicePart(x[n][n8:]), acc)
+			}
+			acc.StoreSlicePart(row)
+		}
+	}
+}
+
+// outer32x4x16 adds the window's products to the entries j..j+15 of the
+// rows r..r+3 (pg the address of row r, rows m apart).
+//
+//go:noinline
+func outer32x4x16(pg, pd unsafe.Pointer, x [][]float32, R, r, m, j int) {
+	p1, p2, p3 := unsafe.Add(pg, 4*m), unsafe.Add(pg, 8*m), unsafe.Add(pg, 12*m)
+	a00, a01 := tbLd(pg, j), tbLd(pg, j+8)
+	a10, a11 := tbLd(p1, j), tbLd(p1, j+8)
+	a20, a21 := tbLd(p2, j), tbLd(p2, j+8)
+	a30, a31 := tbLd(p3, j), tbLd(p3, j+8)
+	dn := unsafe.Add(pd, 4*r)
+	for _, xn := range x {
+		px := unsafe.Add(tbBase(xn), 4*j)
+		x0, x1 := tbLd(px, 0), tbLd(px, 8)
+		dq := (*[4]float32)(dn)
+		v := tbBc(dq[0])
+		a00, a01 = v.MulAdd(x0, a00), v.MulAdd(x1, a01)
+		v = tbBc(dq[1])
+		a10, a11 = v.MulAdd(x0, a10), v.MulAdd(x1, a11)
+		v = tbBc(dq[2])
+		a20, a21 = v.MulAdd(x0, a20), v.MulAdd(x1, a21)
+		v = tbBc(dq[3])
+		a30, a31 = v.MulAdd(x0, a30), v.MulAdd(x1, a31)
+		dn = unsafe.Add(dn, 4*R)
+	}
+	tbSt(a00, pg, j)
+	tbSt(a01, pg, j+8)
+	tbSt(a10, p1, j)
+	tbSt(a11, p1, j+8)
+	tbSt(a20, p2, j)
+	tbSt(a21, p2, j+8)
+	tbSt(a30, p3, j)
+	tbSt(a31, p3, j+8)
+}
+
+// outer32x4x8 is outer32x4x16 for the entries j..j+7.
+//
+//go:noinline
+func outer32x4x8(pg, pd unsafe.Pointer, x [][]float32, R, r, m, j int) {
+	p1, p2, p3 := unsafe.Add(pg, 4*m), unsafe.Add(pg, 8*m), unsafe.Add(pg, 12*m)
+	a0, a1, a2, a3 := tbLd(pg, j), tbLd(p1, j), tbLd(p2, j), tbLd(p3, j)
+	dn := unsafe.Add(pd, 4*r)
+	for _, xn := range x {
+		x0 := tbLd(tbBase(xn), j)
+		dq := (*[4]float32)(dn)
+		a0 = tbBc(dq[0]).MulAdd(x0, a0)
+		a1 = tbBc(dq[1]).MulAdd(x0, a1)
+		a2 = tbBc(dq[2]).MulAdd(x0, a2)
+		a3 = tbBc(dq[3]).MulAdd(x0, a3)
+		dn = unsafe.Add(dn, 4*R)
+	}
+	tbSt(a0, pg, j)
+	tbSt(a1, p1, j)
+	tbSt(a2, p2, j)
+	tbSt(a3, p3, j)
+}
