@@ -23,12 +23,17 @@ type kernels[T Float] struct {
 	tanh func(dst, src []T, scratch []float64)
 	// backward, delta and addMulT are lanes.LSTMBackward, lanes.LSTMDelta
 	// and lanes.AddMulT; outerSum and sumWindow the window's sums into the
-	// gradient (lanes.OuterSum, lanes.SumWindow).
+	// gradient (lanes.OuterSum, lanes.SumWindow). With setsWeights,
+	// outerSum sets its block instead of adding to it (lanes.OuterSet32:
+	// the bits of adding to zeros), so Grad clears only the blocks after
+	// W_ih and W_hh.
 	backward  func(da, dh, carry, next, whh []T, gates, tc, cp [][]T)
 	delta     func(da, dh, carry, gates, tc, cp []T)
 	addMulT   func(z, w, d []T)
 	outerSum  func(g, d []T, x [][]T)
 	sumWindow func(g, d []T)
+
+	setsWeights bool
 }
 
 // kernelsOf returns the kernels of the element type T.
@@ -54,15 +59,16 @@ func kernelsOf[T Float]() kernels[T] {
 		}
 	case float32:
 		k = kernels[float32]{
-			input:     lanes.LSTMInput32,
-			dot4:      lanes.Dot4x32,
-			gates:     lanes.LSTMGates32,
-			tanh:      lanes.LSTMTanh32,
-			backward:  lanes.LSTMBackward32,
-			delta:     lanes.LSTMDelta32,
-			addMulT:   lanes.AddMulT32,
-			outerSum:  lanes.OuterSum32,
-			sumWindow: lanes.SumWindow32,
+			input:       lanes.LSTMInput32,
+			dot4:        lanes.Dot4x32,
+			gates:       lanes.LSTMGates32,
+			tanh:        lanes.LSTMTanh32,
+			backward:    lanes.LSTMBackward32,
+			delta:       lanes.LSTMDelta32,
+			addMulT:     lanes.AddMulT32,
+			outerSum:    lanes.OuterSet32,
+			sumWindow:   lanes.SumWindow32,
+			setsWeights: true,
 		}
 	}
 	return k.(kernels[T])

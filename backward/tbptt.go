@@ -257,7 +257,11 @@ func (t *TBPTTOf[T]) Grad(dst []T) {
 	H, m := t.shape.Hidden, t.shape.Inputs
 	_, whh, _, wout := split(t.shape, t.params)
 	gwih, gwhh, gb, gwout := split(t.shape, dst)
-	clear(dst)
+	if t.kern.setsWeights {
+		clear(dst[t.shape.OffB():])
+	} else {
+		clear(dst)
+	}
 	copy(gwout, t.h)
 	if t.shape.OutBias {
 		dst[t.shape.IdxOutBias()] = 1

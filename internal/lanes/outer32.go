@@ -12,9 +12,21 @@ import "fmt"
 // path (m ≥ 1) rounds each multiply-add once (fused, eight entries per
 // instruction, the sums in registers across the window); the scalar path
 // rounds the product and the sum, so the two differ in the last bits.
-func OuterSum32(g, d []float32, x [][]float32) {
+func OuterSum32(g, d []float32, x [][]float32) { outerSum32(g, d, x, false) }
+
+// OuterSet32 is OuterSum32 into zeros: it sets
+//
+//	g[r·m+j] = Σ_n d[n·R+r]·x[n][j]
+//
+// with the bits OuterSum32 gives on a cleared g, without reading g.
+func OuterSet32(g, d []float32, x [][]float32) { outerSum32(g, d, x, true) }
+
+func outerSum32(g, d []float32, x [][]float32, set bool) {
 	w := len(x)
 	if w == 0 {
+		if set {
+			clear(g)
+		}
 		return
 	}
 	R := len(d) / w
@@ -28,9 +40,12 @@ func OuterSum32(g, d []float32, x [][]float32) {
 		}
 	}
 	if useLanes && m >= 1 {
-		outerSum32Lanes(g, d, x, R, m)
+		outerSum32Lanes(g, d, x, R, m, set)
 		clearUpper()
 		return
+	}
+	if set {
+		clear(g)
 	}
 	for r := range R {
 		row := g[r*m : (r+1)*m]

@@ -108,10 +108,16 @@ func LSTMDelta32(da, dh, carry, gates, tc, cp []float32) {
 }
 
 // AddMulT32 is AddMulT in float32: z[j] += Σ_r d[r]·W[r·n+j], the rows r
-// in order.
+// in order. The lane path takes eight entries of z at a time (the last
+// n mod 8 by partial loads) with fused multiply-adds.
 func AddMulT32(z, w, d []float32) {
 	n := len(z)
 	w = w[:len(d)*n]
+	if useLanes && n >= 1 {
+		addMulT32Lanes(z, w, d)
+		clearUpper()
+		return
+	}
 	for r, dr := range d {
 		for j, wj := range w[r*n : (r+1)*n] {
 			z[j] += dr * wj

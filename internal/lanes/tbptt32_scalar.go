@@ -5,6 +5,7 @@ package lanes
 // The float32 lane stubs of the plain build (tbptt32.go, outer32.go); never
 // called, useLanes being false.
 
-func input32Lanes(dst []float32, x []float64)                 { panic(unreachable) }
-func dot4x32Lanes(a *[4]float32, w, x []float32)              { panic(unreachable) }
-func outerSum32Lanes(g, d []float32, x [][]float32, R, m int) { panic(unreachable) }
+func input32Lanes(dst []float32, x []float64)                           { panic(unreachable) }
+func dot4x32Lanes(a *[4]float32, w, x []float32)                        { panic(unreachable) }
+func addMulT32Lanes(z, w, d []float32)                                  { panic(unreachable) }
+func outerSum32Lanes(g, d []float32, x [][]float32, R, m int, set bool) { panic(unreachable) }

@@ -68,3 +68,29 @@ func dot4x32(w, x []float32, m int) archsimd.Float32x4 {
 	t := s0.AddPairsGrouped(s1).AddPairsGrouped(s2.AddPairsGrouped(s3))
 	return t.GetLo().Add(t.GetHi())
 }
+
+// addMulT32Lanes is AddMulT32's lane path: each octet of z summed in a
+// register over the rows in order, the last n mod 8 entries by partial
+// loads and stores.
+func addMulT32Lanes(z, w, d []float32) {
+	n := len(z)
+	n8 := n &^ 7
+	pz, pw := tbBase(z), tbBase(w)
+	for j := 0; j < n8; j += 8 {
+		acc := tbLd(pz, j)
+		pr := unsafe.Add(pw, 4*j)
+		for _, dr := range d {
+			acc = tbBc(dr).MulAdd(tbLd(pr, 0), acc)
+			pr = unsafe.Add(pr, 4*n)
+		}
+		tbSt(acc, pz, j)
+	}
+	if n8 < n {
+		tail := z[n8:]
+		acc := archsimd.LoadFloat32x8SlicePart(tail)
+		for r, dr := range d {
+			acc = tbBc(dr).MulAdd(archsimd.LoadFloat32x8SlicePart(w[r*n+n8:(r+1)*n]), acc)
+		}
+		acc.StoreSlicePart(tail)
+	}
+}

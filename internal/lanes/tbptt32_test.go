@@ -33,6 +33,10 @@ func init() {
 			R := 4 * s.H
 			OuterSum32(a.vec32(R*s.M, normal), a.vec32(s.W*R, normal), a.vecs32(s.W, s.M, normal))
 		}},
+		kernel{name: "OuterSet32", ulpsAt: any32, call: func(a *args, s shape) {
+			R := 4 * s.H
+			OuterSet32(a.vec32(R*s.M, normal), a.vec32(s.W*R, normal), a.vecs32(s.W, s.M, normal))
+		}},
 		kernel{name: "AddMulT32", ulpsAt: any32, call: func(a *args, s shape) {
 			AddMulT32(a.vec32(s.M, normal), a.vec32(4*s.H*s.M, normal), a.vec32(4*s.H, normal))
 		}},
@@ -313,6 +317,32 @@ func lstmBackwardMagnitudes(da, dh, whh []float64, gates, tc, cp [][]float64) {
 			clear(next)
 			AddMulT(next, whh, da[n*4*H:(n+1)*4*H])
 			dh, next = next, dh
+		}
+	}
+}
+
+// TestOuterSet32 checks that OuterSet32 gives, whatever g held, the bits
+// of OuterSum32 on a cleared g, on the build's path and the scalar path.
+func TestOuterSet32(t *testing.T) {
+	for _, path := range []string{"build", "scalar"} {
+		run := func(f func()) { f() }
+		if path == "scalar" {
+			run = forceScalar
+		}
+		for i, s := range shapeGrid() {
+			a := newArgs(uint64(i), 0)
+			R := 4 * s.H
+			g, d, x := a.vec32(R*s.M, normal), a.vec32(s.W*R, normal), a.vecs32(s.W, s.M, normal)
+			want := make([]float32, len(g))
+			run(func() {
+				OuterSum32(want, d, x)
+				OuterSet32(g, d, x)
+			})
+			for j := range g {
+				if math.Float32bits(g[j]) != math.Float32bits(want[j]) {
+					t.Fatalf("%s path %v: entry %d is %v, OuterSum32 on zeros gives %v", path, s, j, g[j], want[j])
+				}
+			}
 		}
 	}
 }
