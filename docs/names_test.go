@@ -21,6 +21,9 @@ var nameRE = regexp.MustCompile("`([a-z][a-z0-9]*)\\.([A-Za-z_][A-Za-z0-9_]*)(?:
 type decls struct {
 	top     map[string]bool
 	members map[string]map[string]bool
+	// alias maps a type alias to the type it names (type A = B[float64]:
+	// A's members are B's).
+	alias map[string]string
 }
 
 // moduleDecls parses every non-test Go file under root and returns the
@@ -46,7 +49,7 @@ func moduleDecls(t *testing.T, root string) map[string]*decls {
 		key := filepath.Base(filepath.Dir(path))
 		p := pkgs[key]
 		if p == nil {
-			p = &decls{top: map[string]bool{}, members: map[string]map[string]bool{}}
+			p = &decls{top: map[string]bool{}, members: map[string]map[string]bool{}, alias: map[string]string{}}
 			pkgs[key] = p
 		}
 		member := func(typ, name string) {
@@ -81,6 +84,15 @@ func moduleDecls(t *testing.T, root string) map[string]*decls {
 						}
 					case *ast.TypeSpec:
 						p.top[s.Name.Name] = true
+						if s.Assign.IsValid() {
+							target := s.Type
+							if ix, ok := target.(*ast.IndexExpr); ok {
+								target = ix.X
+							}
+							if id, ok := target.(*ast.Ident); ok {
+								p.alias[s.Name.Name] = id.Name
+							}
+						}
 						var fields *ast.FieldList
 						switch tt := s.Type.(type) {
 						case *ast.StructType:
@@ -120,7 +132,11 @@ func unknownNames(text string, pkgs map[string]*decls) (bad []string, checked in
 		checked++
 		ok = p.top[m[2]]
 		if ok && m[3] != "" {
-			ok = p.members[m[2]][m[3]]
+			typ := m[2]
+			if target, isAlias := p.alias[typ]; isAlias {
+				typ = target
+			}
+			ok = p.members[typ][m[3]]
 		}
 		if !ok {
 			bad = append(bad, strings.Trim(m[0], "`"))
