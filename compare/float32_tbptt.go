@@ -48,15 +48,16 @@ func TBPTT32Tolerance(kappa float64, H, w int) float64 {
 }
 
 // TBPTT32Agreement is the outcome of CheckTBPTT32: Worst is the largest
-// ratio of a step's disagreement MaxRel to its tolerance, at step Step
-// (1-based), where the condition measure was Kappa; Agreement is the
-// largest disagreement over all steps.
+// ratio of a step's disagreement rel_t to its tolerance, at step Step
+// (1-based), where rel_t was StepRel and the condition measure Kappa;
+// Agreement holds the largest disagreements over all steps (MaxAbs of the
+// predictions and gradients, MaxRel the largest rel_t).
 type TBPTT32Agreement struct {
 	Agreement
-	Worst  float64
-	Step   int
-	MaxRel float64
-	Kappa  float64
+	Worst   float64
+	Step    int
+	StepRel float64
+	Kappa   float64
 }
 
 // Pass reports whether every step was within its tolerance.
@@ -155,7 +156,7 @@ func checkTBPTT32(e64 *backward.TBPTT, a, b tbptt32Engine, p32 []float32, k int,
 			w = min(w, k)
 		}
 		if r := rel / TBPTT32Tolerance(kappa, H, w); r > out.Worst || math.IsInf(r, 1) || math.IsNaN(r) {
-			out.Worst, out.Step, out.MaxRel, out.Kappa = r, t+1, rel, kappa
+			out.Worst, out.Step, out.StepRel, out.Kappa = r, t+1, rel, kappa
 			if math.IsNaN(r) {
 				out.Worst = math.Inf(1)
 			}
