@@ -18,47 +18,47 @@ func init() {
 	any32 := func(shape) float64 { return math.Inf(1) }
 	kernels = append(kernels,
 		kernel{name: "LSTMInput32", ulpsAt: any32, call: func(a *args, s shape) {
-			LSTMInput32(a.vec32(s.M, zero), a.normal(s.M))
+			LSTMInput32(a.tbVec32(s.M, zero), a.normal(s.M))
 		}},
 		kernel{name: "Dot4x32", ulpsAt: any32, call: func(a *args, s shape) {
-			Dot4x32((*[4]float32)(a.vec32(4, unit)), a.vec32(4*s.M, unit), a.vec32(s.M, unit))
+			Dot4x32((*[4]float32)(a.tbVec32(4, unit)), a.tbVec32(4*s.M, unit), a.tbVec32(s.M, unit))
 		}},
 		kernel{name: "LSTMGates32", ulpsAt: any32, call: func(a *args, s shape) {
-			LSTMGates32(a.vec32(4*s.H, normal), a.vec(4*s.H, zero))
+			LSTMGates32(a.tbVec32(4*s.H, normal), a.vec(4*s.H, zero))
 		}},
 		kernel{name: "LSTMTanh32", ulpsAt: any32, call: func(a *args, s shape) {
-			LSTMTanh32(a.vec32(s.H, zero), a.vec32(s.H, normal), a.vec(s.H, zero))
+			LSTMTanh32(a.tbVec32(s.H, zero), a.tbVec32(s.H, normal), a.vec(s.H, zero))
 		}},
 		kernel{name: "OuterSum32", ulpsAt: any32, call: func(a *args, s shape) {
 			R := 4 * s.H
-			OuterSum32(a.vec32(R*s.M, normal), a.vec32(s.W*R, normal), a.vecs32(s.W, s.M, normal))
+			OuterSum32(a.tbVec32(R*s.M, normal), a.tbVec32(s.W*R, normal), a.tbVecs32(s.W, s.M, normal))
 		}},
 		kernel{name: "OuterSet32", ulpsAt: any32, call: func(a *args, s shape) {
 			R := 4 * s.H
-			OuterSet32(a.vec32(R*s.M, normal), a.vec32(s.W*R, normal), a.vecs32(s.W, s.M, normal))
+			OuterSet32(a.tbVec32(R*s.M, normal), a.tbVec32(s.W*R, normal), a.tbVecs32(s.W, s.M, normal))
 		}},
 		kernel{name: "AddMulT32", ulpsAt: any32, call: func(a *args, s shape) {
-			AddMulT32(a.vec32(s.M, normal), a.vec32(4*s.H*s.M, normal), a.vec32(4*s.H, normal))
+			AddMulT32(a.tbVec32(s.M, normal), a.tbVec32(4*s.H*s.M, normal), a.tbVec32(4*s.H, normal))
 		}},
 		kernel{name: "LSTMDelta32", ulpsAt: any32, call: func(a *args, s shape) {
 			H := s.H
-			LSTMDelta32(a.vec32(4*H, zero), a.vec32(H, normal), a.vec32(H, normal), a.vec32(4*H, unit), a.vec32(H, signed), a.vec32(H, normal))
+			LSTMDelta32(a.tbVec32(4*H, zero), a.tbVec32(H, normal), a.tbVec32(H, normal), a.tbVec32(4*H, unit), a.tbVec32(H, signed), a.tbVec32(H, normal))
 		}},
 		kernel{name: "LSTMBackward32", ulpsAt: any32, call: func(a *args, s shape) {
 			H, w := s.H, s.W
-			LSTMBackward32(a.vec32(4*H*w, zero), a.vec32(H, normal), a.vec32(H, normal), a.vec32(H, zero), a.vec32(4*H*H, normal),
-				a.vecs32(w, 4*H, unit), a.vecs32(w, H, signed), a.vecs32(w, H, normal))
+			LSTMBackward32(a.tbVec32(4*H*w, zero), a.tbVec32(H, normal), a.tbVec32(H, normal), a.tbVec32(H, zero), a.tbVec32(4*H*H, normal),
+				a.tbVecs32(w, 4*H, unit), a.tbVecs32(w, H, signed), a.tbVecs32(w, H, normal))
 		}},
 		kernel{name: "SumWindow32", ulpsAt: any32, call: func(a *args, s shape) {
-			SumWindow32(a.vec32(4*s.H, normal), a.vec32(4*s.H*s.W, normal))
+			SumWindow32(a.tbVec32(4*s.H, normal), a.tbVec32(4*s.H*s.W, normal))
 		}},
 	)
 }
 
-// vec32 returns a float32 slice of n values drawn by fill and rounded,
+// tbVec32 returns a float32 slice of n values drawn by fill and rounded,
 // carved out of a float64 buffer with guard bands (length and capacity n;
 // an odd n leaves the last word's upper half zero).
-func (a *args) vec32(n int, fill func(*rand.Rand) float64) []float32 {
+func (a *args) tbVec32(n int, fill func(*rand.Rand) float64) []float32 {
 	words := (n + 1) / 2
 	buf := make([]float64, words+2*guardLen)
 	for i := range buf {
@@ -73,17 +73,17 @@ func (a *args) vec32(n int, fill func(*rand.Rand) float64) []float32 {
 	return s
 }
 
-// vecs32 is vecs for vec32.
-func (a *args) vecs32(w, n int, fill func(*rand.Rand) float64) [][]float32 {
+// tbVecs32 is vecs for tbVec32.
+func (a *args) tbVecs32(w, n int, fill func(*rand.Rand) float64) [][]float32 {
 	out := make([][]float32, w)
 	for i := range out {
-		out[i] = a.vec32(n, fill)
+		out[i] = a.tbVec32(n, fill)
 	}
 	return out
 }
 
-// to64 returns x widened to float64 (exactly).
-func to64(x []float32) []float64 {
+// tbTo64 returns x widened to float64 (exactly).
+func tbTo64(x []float32) []float64 {
 	out := make([]float64, len(x))
 	for i, v := range x {
 		out[i] = float64(v)
@@ -91,15 +91,15 @@ func to64(x []float32) []float64 {
 	return out
 }
 
-func to64s(x [][]float32) [][]float64 {
+func tbTo64s(x [][]float32) [][]float64 {
 	out := make([][]float64, len(x))
 	for i, v := range x {
-		out[i] = to64(v)
+		out[i] = tbTo64(v)
 	}
 	return out
 }
 
-func abs64(x []float64) []float64 {
+func tbAbs64(x []float64) []float64 {
 	out := make([]float64, len(x))
 	for i, v := range x {
 		out[i] = math.Abs(v)
@@ -107,18 +107,18 @@ func abs64(x []float64) []float64 {
 	return out
 }
 
-// u32 is the unit roundoff of float32, 2⁻²⁴.
-const u32 = 0x1p-24
+// tbU32 is the unit roundoff of float32, 2⁻²⁴.
+const tbU32 = 0x1p-24
 
-// within returns an error if some |got[i] − want[i]| > u32·(depth[i])·mag[i]
-// (a rounding-error bound: depth roundings of relative size u32 each of a
+// tbWithin returns an error if some |got[i] − want[i]| > tbU32·(depth[i])·mag[i]
+// (a rounding-error bound: depth roundings of relative size tbU32 each of a
 // computation whose terms' magnitudes add up to mag[i]), and the largest
 // ratio of a difference to its bound.
-func within(got []float32, want, mag []float64, depth func(i int) float64) (float64, error) {
+func tbWithin(got []float32, want, mag []float64, depth func(i int) float64) (float64, error) {
 	worst := 0.0
 	for i, g := range got {
 		d := math.Abs(float64(g) - want[i])
-		bound := depth(i) * u32 * mag[i]
+		bound := depth(i) * tbU32 * mag[i]
 		if d == 0 {
 			continue
 		}
@@ -152,13 +152,13 @@ func TestTBPTT32Kernels(t *testing.T) {
 		{"OuterSum32", func(s shape, rng *rand.Rand, defect teeth) (float64, error) {
 			R, m, w := 4*s.H, s.M, s.W
 			a := newArgs(rng.Uint64(), 0)
-			g, d, x := a.vec32(R*m, normal), a.vec32(w*R, normal), a.vecs32(w, m, normal)
-			g64, d64, x64 := to64(g), to64(d), to64s(x)
-			mag := abs64(g64)
-			OuterSum(mag, abs64(d64), func() [][]float64 {
+			g, d, x := a.tbVec32(R*m, normal), a.tbVec32(w*R, normal), a.tbVecs32(w, m, normal)
+			g64, d64, x64 := tbTo64(g), tbTo64(d), tbTo64s(x)
+			mag := tbAbs64(g64)
+			OuterSum(mag, tbAbs64(d64), func() [][]float64 {
 				o := make([][]float64, w)
 				for n := range x64 {
-					o[n] = abs64(x64[n])
+					o[n] = tbAbs64(x64[n])
 				}
 				return o
 			}())
@@ -172,35 +172,35 @@ func TestTBPTT32Kernels(t *testing.T) {
 				x, d = x[:w-1], d[:(w-1)*R]
 			}
 			OuterSum32(g, d, x)
-			return within(g, g64, mag, func(int) float64 { return float64(w + 1) })
+			return tbWithin(g, g64, mag, func(int) float64 { return float64(w + 1) })
 		}},
 		{"Dot4x32", func(s shape, rng *rand.Rand, defect teeth) (float64, error) {
 			m := s.M
 			a := newArgs(rng.Uint64(), 0)
-			acc, w, x := a.vec32(4, normal), a.vec32(4*m, normal), a.vec32(m, normal)
-			acc64, w64, x64 := to64(acc), to64(w), to64(x)
-			mag := abs64(acc64)
-			Dot4((*[4]float64)(mag), abs64(w64), abs64(x64))
+			acc, w, x := a.tbVec32(4, normal), a.tbVec32(4*m, normal), a.tbVec32(m, normal)
+			acc64, w64, x64 := tbTo64(acc), tbTo64(w), tbTo64(x)
+			mag := tbAbs64(acc64)
+			Dot4((*[4]float64)(mag), tbAbs64(w64), tbAbs64(x64))
 			Dot4((*[4]float64)(acc64), w64, x64)
 			if defect == dropLastInput {
 				x[m-1] = 0
 			}
 			Dot4x32((*[4]float32)(acc), w, x)
-			return within(acc, acc64, mag, func(int) float64 { return float64(m + 2) })
+			return tbWithin(acc, acc64, mag, func(int) float64 { return float64(m + 2) })
 		}},
 		{"LSTMBackward32", func(s shape, rng *rand.Rand, defect teeth) (float64, error) {
 			H, w := s.H, s.W
 			a := newArgs(rng.Uint64(), 0)
-			da, dh, carry, next := a.vec32(4*H*w, zero), a.vec32(H, normal), a.vec32(H, zero), a.vec32(H, zero)
-			whh, gates, tc, cp := a.vec32(4*H*H, normal), a.vecs32(w, 4*H, unit), a.vecs32(w, H, signed), a.vecs32(w, H, normal)
-			da64, dh64 := to64(da), to64(dh)
-			LSTMBackward(da64, dh64, make([]float64, H), make([]float64, H), to64(whh), to64s(gates), to64s(tc), to64s(cp))
+			da, dh, carry, next := a.tbVec32(4*H*w, zero), a.tbVec32(H, normal), a.tbVec32(H, zero), a.tbVec32(H, zero)
+			whh, gates, tc, cp := a.tbVec32(4*H*H, normal), a.tbVecs32(w, 4*H, unit), a.tbVecs32(w, H, signed), a.tbVecs32(w, H, normal)
+			da64, dh64 := tbTo64(da), tbTo64(dh)
+			LSTMBackward(da64, dh64, make([]float64, H), make([]float64, H), tbTo64(whh), tbTo64s(gates), tbTo64s(tc), tbTo64s(cp))
 			// The magnitudes: the same recursion on the absolute values,
 			// 1 − v and 1 − v² taken as 1 + |v| and 1 + v² (the magnitudes
 			// of their terms).
 			mag := make([]float64, 4*H*w)
-			absGates, absTc, absCp := to64s(gates), abs64s(to64s(tc)), abs64s(to64s(cp))
-			lstmBackwardMagnitudes(mag, abs64(to64(dh)), abs64(to64(whh)), absGates, absTc, absCp)
+			absGates, absTc, absCp := tbTo64s(gates), tbAbs64s(tbTo64s(tc)), tbAbs64s(tbTo64s(cp))
+			tbBackwardMagnitudes(mag, tbAbs64(tbTo64(dh)), tbAbs64(tbTo64(whh)), absGates, absTc, absCp)
 			if defect == dropLastStep && w > 1 {
 				// The second newest step's gates: the oldest steps' δa can
 				// be smaller than their bound, which their magnitudes,
@@ -211,34 +211,34 @@ func TestTBPTT32Kernels(t *testing.T) {
 			// Each δa_n is a product of at most five factors over a chain
 			// that, through W_hhᵀ (4H terms) and the carry, reaches back n
 			// steps: about 4H + 10 roundings per step.
-			return within(da, da64, mag, func(i int) float64 { return float64((i/(4*H) + 1) * (4*H + 10)) })
+			return tbWithin(da, da64, mag, func(i int) float64 { return float64((i/(4*H) + 1) * (4*H + 10)) })
 		}},
 		{"SumWindow32", func(s shape, rng *rand.Rand, defect teeth) (float64, error) {
 			R, w := 4*s.H, s.W
 			a := newArgs(rng.Uint64(), 0)
-			g, d := a.vec32(R, normal), a.vec32(w*R, normal)
-			g64, d64 := to64(g), to64(d)
-			mag := abs64(g64)
-			SumWindow(mag, abs64(d64))
+			g, d := a.tbVec32(R, normal), a.tbVec32(w*R, normal)
+			g64, d64 := tbTo64(g), tbTo64(d)
+			mag := tbAbs64(g64)
+			SumWindow(mag, tbAbs64(d64))
 			SumWindow(g64, d64)
 			if defect == dropLastStep {
 				d = d[:(w-1)*R]
 			}
 			SumWindow32(g, d)
-			return within(g, g64, mag, func(int) float64 { return float64(w + 1) })
+			return tbWithin(g, g64, mag, func(int) float64 { return float64(w + 1) })
 		}},
 	}
 	gatesCheck := func(rng *rand.Rand, n int) (float64, error) {
 		a := newArgs(rng.Uint64(), 0)
-		g := a.vec32(4*n, func(r *rand.Rand) float64 { return 4 * r.NormFloat64() })
-		g64 := to64(g)
+		g := a.tbVec32(4*n, func(r *rand.Rand) float64 { return 4 * r.NormFloat64() })
+		g64 := tbTo64(g)
 		Sigmoid(g64[:2*n], g64[:2*n])
 		Tanh(g64[2*n:3*n], g64[2*n:3*n])
 		Sigmoid(g64[3*n:], g64[3*n:])
 		LSTMGates32(g, make([]float64, 4*n))
 		// The float64 value rounded once (half a unit), plus its own few
 		// float64 ulps.
-		return within(g, g64, abs64(g64), func(int) float64 { return 1 })
+		return tbWithin(g, g64, tbAbs64(g64), func(int) float64 { return 1 })
 	}
 	shapes := []shape{{M: 1, H: 1, W: 1}, {M: 7, H: 2, W: 2}, {M: 8, H: 7, W: 5}, {M: 13, H: 3, W: 3}, {M: 275, H: 7, W: 5},
 		{M: 275, H: 2, W: 15}, {M: 275, H: 25, W: 2}, {M: 17, H: 9, W: 4}}
@@ -287,17 +287,17 @@ func TestTBPTT32Kernels(t *testing.T) {
 	}
 }
 
-func abs64s(x [][]float64) [][]float64 {
+func tbAbs64s(x [][]float64) [][]float64 {
 	out := make([][]float64, len(x))
 	for i, v := range x {
-		out[i] = abs64(v)
+		out[i] = tbAbs64(v)
 	}
 	return out
 }
 
-// lstmBackwardMagnitudes is LSTMBackward's recursion on magnitudes: every
+// tbBackwardMagnitudes is LSTMBackward's recursion on magnitudes: every
 // product of absolute values, every difference 1 − v as 1 + |v|.
-func lstmBackwardMagnitudes(da, dh, whh []float64, gates, tc, cp [][]float64) {
+func tbBackwardMagnitudes(da, dh, whh []float64, gates, tc, cp [][]float64) {
 	H, w := len(dh), len(gates)
 	carry, next := make([]float64, H), make([]float64, H)
 	dh = append([]float64(nil), dh...)
@@ -332,7 +332,7 @@ func TestOuterSet32(t *testing.T) {
 		for i, s := range shapeGrid() {
 			a := newArgs(uint64(i), 0)
 			R := 4 * s.H
-			g, d, x := a.vec32(R*s.M, normal), a.vec32(s.W*R, normal), a.vecs32(s.W, s.M, normal)
+			g, d, x := a.tbVec32(R*s.M, normal), a.tbVec32(s.W*R, normal), a.tbVecs32(s.W, s.M, normal)
 			want := make([]float32, len(g))
 			run(func() {
 				OuterSum32(want, d, x)
