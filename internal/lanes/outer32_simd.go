@@ -14,8 +14,8 @@ import (
 // last m mod 8 entries take the octet ending at the rows' end, summed
 // before the other octets (from the entries' old values) and stored after
 // them: the entries it shares with the last whole octet get the same sums
-// in the same order, so the same bits. With m < 8, and for the single
-// rows, the last m mod 8 entries go by partial loads and stores.
+// in the same order, so the same bits. With m < 8 (outer32x4Part), and for
+// the single rows, the last m mod 8 entries go by partial loads and stores.
 func outerSum32Lanes(g, d []float32, x [][]float32, R, m int, set bool) {
 	n8 := m &^ 7
 	pd := tbBase(d)
@@ -38,11 +38,11 @@ func outerSum32Lanes(g, d []float32, x [][]float32, R, m int, set bool) {
 				copy(g[(r+q+1)*m-8:(r+q+1)*m], last[q][:])
 			}
 		}
+		if m < 8 {
+			outer32x4Part(g, d, x, R, r, m, set)
+		}
 	}
-	tail := 0 // the first row whose last m mod 8 entries are left
-	if m >= 8 {
-		tail = r
-	}
+	tail := r // the first row whose last m mod 8 entries are left
 	for ; r < R; r++ {
 		pg := tbBase(g[r*m : (r+1)*m])
 		for j := 0; j < n8; j += 8 {
@@ -108,6 +108,29 @@ func outer32x4x16(pg, pd unsafe.Pointer, x [][]float32, R, r, m, j int, set bool
 	tbSt(a21, p2, j+8)
 	tbSt(a30, p3, j)
 	tbSt(a31, p3, j+8)
+}
+
+// outer32x4Part is outer32x4x8 for rows of m < 8 entries, by partial
+// loads and stores: each x[n] loaded once for the four rows r..r+3.
+func outer32x4Part(g, d []float32, x [][]float32, R, r, m int, set bool) {
+	g0, g1, g2, g3 := g[r*m:(r+1)*m], g[(r+1)*m:(r+2)*m], g[(r+2)*m:(r+3)*m], g[(r+3)*m:(r+4)*m]
+	a0, a1, a2, a3 := tbBc(0), tbBc(0), tbBc(0), tbBc(0)
+	if !set {
+		a0, a1 = archsimd.LoadFloat32x8SlicePart(g0), archsimd.LoadFloat32x8SlicePart(g1)
+		a2, a3 = archsimd.LoadFloat32x8SlicePart(g2), archsimd.LoadFloat32x8SlicePart(g3)
+	}
+	for n, xn := range x {
+		x0 := archsimd.LoadFloat32x8SlicePart(xn)
+		dq := d[n*R+r : n*R+r+4]
+		a0 = tbBc(dq[0]).MulAdd(x0, a0)
+		a1 = tbBc(dq[1]).MulAdd(x0, a1)
+		a2 = tbBc(dq[2]).MulAdd(x0, a2)
+		a3 = tbBc(dq[3]).MulAdd(x0, a3)
+	}
+	a0.StoreSlicePart(g0)
+	a1.StoreSlicePart(g1)
+	a2.StoreSlicePart(g2)
+	a3.StoreSlicePart(g3)
 }
 
 // outer32x4Last is outer32x4x8 for the last eight entries m−8..m−1 of the
