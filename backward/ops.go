@@ -7,7 +7,7 @@ import "github.com/ccn-go/ccn/arch"
 // steps (see Ops for the accounting). For k = 0 (full BPTT) the window is the
 // whole trajectory, so the count is that of the current number of steps since
 // Reset (at least 1) and it grows with t.
-func (t *TBPTT) OpsPerStep() int {
+func (t *TBPTTOf[T]) OpsPerStep() int {
 	w := t.k
 	if w == 0 {
 		w = max(t.steps, 1)

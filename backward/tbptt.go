@@ -5,12 +5,21 @@ import (
 	"slices"
 
 	"github.com/ccn-go/ccn/arch"
-	"github.com/ccn-go/ccn/internal/lanes"
 )
 
-var _ arch.Engine = (*TBPTT)(nil)
+var (
+	_ arch.Engine            = (*TBPTT)(nil)
+	_ arch.EngineOf[float32] = (*TBPTT32)(nil)
+)
 
-// TBPTT is a dense LSTM learned by per-step sliding-window truncated
+// TBPTT is the float64 engine, TBPTTOf[float64]; every result of the
+// package's methods is that of this engine unless a run says float32.
+type TBPTT = TBPTTOf[float64]
+
+// TBPTT32 is the float32 engine, TBPTTOf[float32].
+type TBPTT32 = TBPTTOf[float32]
+
+// TBPTTOf is a dense LSTM learned by per-step sliding-window truncated
 // backpropagation through time (paper §1 and §4.1; docs/equations.md, T-BPTT window).
 //
 // Each Step stores in a ring buffer of k slots what the backward pass needs:
@@ -32,39 +41,59 @@ var _ arch.Engine = (*TBPTT)(nil)
 // append): memory grows linearly with the number of steps since Reset, and so
 // does the cost of Grad.
 //
+// The element type T is that of the parameters, the gradient, the state
+// and every record of the window; inputs and predictions are float64. Both
+// instances run this code; only the kernels differ, chosen by T when the
+// engine is made (kernelsOf): float64 those of package lanes that the engine
+// has always used, float32 their float32 counterparts (lanes.OuterSum32 and
+// the others of lanes' tbptt32 files), whose rounding the check of package
+// compare bounds (CheckFloat32TBPTT).
+//
 // A TBPTT is not safe for concurrent use.
-type TBPTT struct {
+type TBPTTOf[T arch.Float] struct {
 	// Defect injects a known mistake; for tests of the comparison only.
 	Defect Defect
 
 	shape  arch.Dense
 	k      int
-	params []float64
+	params []T
+	kern   kernels[T]
 
 	// h, c is the state after the last step; steps counts steps since Reset.
-	h, c  []float64
+	h, c  []T
 	steps int
 
 	// History, one record per step; step s (1-based) lives in slot
 	// (s−1) mod k, or slot s−1 when k = 0.
-	xs    []float64 // m per record
-	hPrev []float64 // H per record: h_{s−1}
-	cPrev []float64 // H per record: c_{s−1}
-	gates []float64 // 4H per record: i, f, g, o activations, index q·H+j
-	tanhC []float64 // H per record: tanh(c_s)
+	xs    []T // m per record
+	hPrev []T // H per record: h_{s−1}
+	cPrev []T // H per record: c_{s−1}
+	gates []T // 4H per record: i, f, g, o activations, index q·H+j
+	tanhC []T // H per record: tanh(c_s)
+
+	// Scratch for the forward pass: four pre-activations, and 4H float64s
+	// for the float32 kernels' activations.
+	acc     [4]T
+	scratch []float64
 
 	// Scratch for the backward pass.
-	da         []float64   // 4H per window step, newest first: δa_s
-	xw, hw     [][]float64 // per window step: x_s and h_{s−1} (views)
-	gw, tw, cw [][]float64 // per window step: gates, tanh(c_s) and c_{s−1} (views)
-	dh, dhNext []float64   // H each
-	dcarry     []float64   // H: f·δc flowing to the previous step
+	da         []T   // 4H per window step, newest first: δa_s
+	xw, hw     [][]T // per window step: x_s and h_{s−1} (views)
+	gw, tw, cw [][]T // per window step: gates, tanh(c_s) and c_{s−1} (views)
+	dh, dhNext []T   // H each
+	dcarry     []T   // H: f·δc flowing to the previous step
 }
 
-// NewTBPTT returns an engine for shape with truncation k (k ≥ 1), or full BPTT
-// when k = 0. Its parameters start at zero; set them through Params. It panics
-// if k < 0 or the shape is invalid.
-func NewTBPTT(shape arch.Dense, k int) *TBPTT {
+// NewTBPTT returns a float64 engine for shape with truncation k (k ≥ 1), or
+// full BPTT when k = 0. Its parameters start at zero; set them through
+// Params. It panics if k < 0 or the shape is invalid.
+func NewTBPTT(shape arch.Dense, k int) *TBPTT { return NewTBPTTOf[float64](shape, k) }
+
+// NewTBPTT32 is NewTBPTT for the float32 engine.
+func NewTBPTT32(shape arch.Dense, k int) *TBPTT32 { return NewTBPTTOf[float32](shape, k) }
+
+// NewTBPTTOf is NewTBPTT for the element type T.
+func NewTBPTTOf[T arch.Float](shape arch.Dense, k int) *TBPTTOf[T] {
 	if shape.Hidden < 1 || shape.Inputs < 1 {
 		panic(fmt.Sprintf("backward: invalid dense shape H=%d m=%d", shape.Hidden, shape.Inputs))
 	}
@@ -72,52 +101,54 @@ func NewTBPTT(shape arch.Dense, k int) *TBPTT {
 		panic(fmt.Sprintf("backward: negative truncation %d", k))
 	}
 	H, m := shape.Hidden, shape.Inputs
-	t := &TBPTT{
-		shape:  shape,
-		k:      k,
-		params: make([]float64, shape.NumParams()),
-		h:      make([]float64, H),
-		c:      make([]float64, H),
-		da:     make([]float64, 4*H*k),
-		xw:     make([][]float64, k),
-		hw:     make([][]float64, k),
-		gw:     make([][]float64, k),
-		tw:     make([][]float64, k),
-		cw:     make([][]float64, k),
-		dh:     make([]float64, H),
-		dhNext: make([]float64, H),
-		dcarry: make([]float64, H),
+	t := &TBPTTOf[T]{
+		shape:   shape,
+		k:       k,
+		params:  make([]T, shape.NumParams()),
+		kern:    kernelsOf[T](),
+		h:       make([]T, H),
+		c:       make([]T, H),
+		scratch: make([]float64, 4*H),
+		da:      make([]T, 4*H*k),
+		xw:      make([][]T, k),
+		hw:      make([][]T, k),
+		gw:      make([][]T, k),
+		tw:      make([][]T, k),
+		cw:      make([][]T, k),
+		dh:      make([]T, H),
+		dhNext:  make([]T, H),
+		dcarry:  make([]T, H),
 	}
-	t.xs = make([]float64, k*m)
-	t.hPrev = make([]float64, k*H)
-	t.cPrev = make([]float64, k*H)
-	t.gates = make([]float64, k*4*H)
-	t.tanhC = make([]float64, k*H)
+	t.xs = make([]T, k*m)
+	t.hPrev = make([]T, k*H)
+	t.cPrev = make([]T, k*H)
+	t.gates = make([]T, k*4*H)
+	t.tanhC = make([]T, k*H)
 	return t
 }
 
 // Params returns the flat parameter vector in the arch.Dense layout. It is a
 // view: writes change the engine's parameters, which every Step and Grad read.
-func (t *TBPTT) Params() []float64 { return t.params }
+func (t *TBPTTOf[T]) Params() []T { return t.params }
 
 // NumParams returns the number of parameters, 4H·m + 4H·H + 4H + H (+1 with
 // the output bias).
-func (t *TBPTT) NumParams() int { return len(t.params) }
+func (t *TBPTTOf[T]) NumParams() int { return len(t.params) }
 
 // Shape returns the network's shape.
-func (t *TBPTT) Shape() arch.Dense { return t.shape }
+func (t *TBPTTOf[T]) Shape() arch.Dense { return t.shape }
 
 // Truncation returns k (0 for full BPTT).
-func (t *TBPTT) Truncation() int { return t.k }
+func (t *TBPTTOf[T]) Truncation() int { return t.k }
 
 // Steps returns the number of steps taken since the last Reset.
-func (t *TBPTT) Steps() int { return t.steps }
+func (t *TBPTTOf[T]) Steps() int { return t.steps }
 
 // H returns a view of the current hidden state h_t; do not modify it.
-func (t *TBPTT) H() []float64 { return t.h }
+func (t *TBPTTOf[T]) H() []T { return t.h }
 
 // Reset clears the state and the history; the parameters are kept.
-func (t *TBPTT) Reset() {
+func (t *TBPTTOf[T]) Reset() {
 	clear(t.h)
 	clear(t.c)
 	t.steps = 0
@@ -134,7 +165,7 @@ func (t *TBPTT) Reset() {
 }
 
 // slot returns the record index of step s (1-based).
-func (t *TBPTT) slot(s int) int {
+func (t *TBPTTOf[T]) slot(s int) int {
 	if t.k == 0 {
 		return s - 1
 	}
@@ -142,7 +173,7 @@ func (t *TBPTT) slot(s int) int {
 }
 
 // grow extends s by n elements, reusing capacity (amortized doubling).
-func grow(s []float64, n int) []float64 {
+func grow[T arch.Float](s []T, n int) []T {
 	return slices.Grow(s, n)[:len(s)+n]
 }
 
@@ -152,7 +183,7 @@ func grow(s []float64, n int) []float64 {
 //	y_t = w_out·h_t + b_out      (b_out only with arch.Dense.OutBias)
 //
 // It panics if len(x) != m.
-func (t *TBPTT) Step(x []float64) float64 {
+func (t *TBPTTOf[T]) Step(x []float64) float64 {
 	H, m := t.shape.Hidden, t.shape.Inputs
 	if len(x) != m {
 		panic(fmt.Sprintf("backward: input has length %d, want %d", len(x), m))
@@ -170,41 +201,43 @@ func (t *TBPTT) Step(x []float64) float64 {
 	cp := t.cPrev[r*H : (r+1)*H]
 	gr := t.gates[r*4*H : (r+1)*4*H]
 	tc := t.tanhC[r*H : (r+1)*H]
-	copy(xr, x)
+	t.kern.input(xr, x)
 	copy(hp, t.h)
 	copy(cp, t.c)
 
-	wih, whh, b, wout := t.shape.Split(t.params)
+	wih, whh, b, wout := split(t.shape, t.params)
 	// Pre-activations four rows at a time (b, then W_ih·x, then W_hh·h in
 	// that order), then the activations of each gate's block of H rows.
+	a := &t.acc
 	for row := 0; row < 4*H; row += 4 {
-		a := [4]float64{b[row], b[row+1], b[row+2], b[row+3]}
-		lanes.Dot4(&a, wih[row*m:(row+4)*m], xr)
-		lanes.Dot4(&a, whh[row*H:(row+4)*H], hp)
+		*a = [4]T{b[row], b[row+1], b[row+2], b[row+3]}
+		t.kern.dot4(a, wih[row*m:(row+4)*m], xr)
+		t.kern.dot4(a, whh[row*H:(row+4)*H], hp)
 		copy(gr[row:row+4], a[:])
 	}
-	lanes.Sigmoid(gr[:2*H], gr[:2*H])
-	lanes.Tanh(gr[2*H:3*H], gr[2*H:3*H])
-	lanes.Sigmoid(gr[3*H:], gr[3*H:])
+	t.kern.gates(gr, t.scratch)
 	for j := range H {
 		i, f, g := gr[j], gr[H+j], gr[2*H+j]
 		t.c[j] = f*cp[j] + i*g
 	}
-	lanes.Tanh(tc, t.c)
-	y := t.shape.OutBiasOf(t.params)
+	t.kern.tanh(tc, t.c, t.scratch)
+	var y T
+	if t.shape.OutBias {
+		y = t.params[t.shape.IdxOutBias()]
+	}
 	for j := range H {
 		t.h[j] = gr[3*H+j] * tc[j]
 		y += wout[j] * t.h[j]
 	}
 	t.steps++
-	return y
+	return float64(y)
 }
 
 // Grad writes into dst (length NumParams) the truncated gradient ∂y_t/∂θ of
 // the last prediction, backpropagating through the last k steps (all steps
 // when k = 0 or t ≤ k) with the stored activations and the current W_hh and
 // w_out. It panics if len(dst) != NumParams or no step was taken since Reset.
-func (t *TBPTT) Grad(dst []float64) {
+func (t *TBPTTOf[T]) Grad(dst []T) {
 	if len(dst) != len(t.params) {
 		panic(fmt.Sprintf("backward: gradient has length %d, want %d", len(dst), len(t.params)))
 	}
@@ -212,9 +245,13 @@ func (t *TBPTT) Grad(dst []float64) {
 		panic("backward: Grad before Step")
 	}
 	H, m := t.shape.Hidden, t.shape.Inputs
-	_, whh, _, wout := t.shape.Split(t.params)
-	gwih, gwhh, gb, gwout := t.shape.Split(dst)
-	clear(dst)
+	_, whh, _, wout := split(t.shape, t.params)
+	gwih, gwhh, gb, gwout := split(t.shape, dst)
+	if t.kern.setsWeights {
+		clear(dst[t.shape.OffB():])
+	} else {
+		clear(dst)
+	}
 	copy(gwout, t.h)
 	if t.shape.OutBias {
 		dst[t.shape.IdxOutBias()] = 1
@@ -250,27 +287,27 @@ func (t *TBPTT) Grad(dst []float64) {
 	if t.Defect == DropForgetPath {
 		t.backwardWithoutCarry(das, whh, window)
 	} else {
-		lanes.LSTMBackward(das, t.dh, t.dcarry, t.dhNext, whh, t.gw[:window], t.tw[:window], t.cw[:window])
+		t.kern.backward(das, t.dh, t.dcarry, t.dhNext, whh, t.gw[:window], t.tw[:window], t.cw[:window])
 	}
-	lanes.OuterSum(gwih, das, t.xw[:window])
-	lanes.OuterSum(gwhh, das, t.hw[:window])
-	lanes.SumWindow(gb, das)
+	t.kern.outerSum(gwih, das, t.xw[:window])
+	t.kern.outerSum(gwhh, das, t.hw[:window])
+	t.kern.sumWindow(gb, das)
 }
 
-// backwardWithoutCarry is lanes.LSTMBackward with the defect DropForgetPath:
+// backwardWithoutCarry is the kernels' LSTMBackward with the defect DropForgetPath:
 // step by step, the carry f·δc cleared after each, so that the cell
 // gradient reaches the step before only through h.
-func (t *TBPTT) backwardWithoutCarry(das, whh []float64, window int) {
+func (t *TBPTTOf[T]) backwardWithoutCarry(das, whh []T, window int) {
 	H := t.shape.Hidden
 	dh, next := t.dh, t.dhNext
 	clear(t.dcarry)
 	for n := range window {
 		dan := das[n*4*H : (n+1)*4*H]
-		lanes.LSTMDelta(dan, dh, t.dcarry, t.gw[n], t.tw[n], t.cw[n])
+		t.kern.delta(dan, dh, t.dcarry, t.gw[n], t.tw[n], t.cw[n])
 		clear(t.dcarry)
 		if n < window-1 {
 			clear(next)
-			lanes.AddMulT(next, whh, dan)
+			t.kern.addMulT(next, whh, dan)
 			dh, next = next, dh
 		}
 	}

@@ -166,19 +166,35 @@ var Float32NetCases = []Float32NetCase{
 	{"ccn15x5/m275", Float32NetSpec{Inputs: 275, FeaturesPerStage: 5, MaxFeatures: 15, Norm: arch.Normalization{Enabled: true}, Segments: []int{30, 30, 40}}},
 }
 
+// Float32TBPTTCase is a T-BPTT case of Float32Suite: H units, m inputs,
+// truncation K, T steps.
+type Float32TBPTTCase struct {
+	Name       string // the k:H pair, the input size after the slash
+	H, M, K, T int
+}
+
+// Float32TBPTTCases are the T-BPTT engines of the float32 check: the Atari
+// pair 5:7 at 275 inputs and the trace-patterning pair 15:4 at 12.
+var Float32TBPTTCases = []Float32TBPTTCase{
+	{"tbptt5:7/m275", 7, 275, 5, 150},
+	{"tbptt15:4/m12", 4, 12, 15, 200},
+}
+
 // Float32Result is one row of Float32Suite: a case on one trajectory.
 type Float32Result struct {
-	Float32NetCase
+	Name  string // the case's
 	Kind  InputKind
 	Scale float64
 	Steps int
 	Float32Agreement
 }
 
-// Float32Suite runs CheckFloat32Network on every case of Float32NetCases
-// over trajectories random trajectories each (0: 3, one per parameter
-// scale 0.1, 0.5, 1.5, alternating input kinds) drawn from seed, with the
-// mistake in injected into the float32 engine (ccn verify's float32 rows).
+// Float32Suite runs CheckFloat32Network on every case of Float32NetCases,
+// then CheckTBPTT32 on every case of Float32TBPTTCases, over trajectories
+// random trajectories each (0: 3, one per parameter scale 0.1, 0.5, 1.5,
+// alternating input kinds) drawn from seed, with the mistake in injected
+// into the float32 engine (ccn verify's float32 rows). A T-BPTT row's
+// MaxRel and Tol are those of its worst step.
 func Float32Suite(seed uint64, trajectories int, in Injection) []Float32Result {
 	if trajectories == 0 {
 		trajectories = len(scales)
@@ -192,7 +208,19 @@ func Float32Suite(seed uint64, trajectories int, in Injection) []Float32Result {
 		for i := range trajectories {
 			tr := randomTrajectory(newRand(seed, 1000+10*ci+i), i, total, c.Spec.Inputs)
 			a := CheckFloat32Network(c.Spec, tr, seed+uint64(10*ci+i), in.Forward())
-			out = append(out, Float32Result{Float32NetCase: c, Kind: tr.Kind, Scale: tr.Scale, Steps: total, Float32Agreement: a})
+			out = append(out, Float32Result{Name: c.Name, Kind: tr.Kind, Scale: tr.Scale, Steps: total, Float32Agreement: a})
+		}
+	}
+	for ci, c := range Float32TBPTTCases {
+		for i := range trajectories {
+			rng := newRand(seed, 2000+10*ci+i)
+			tr := randomTrajectory(rng, i, c.T, c.M)
+			a := CheckTBPTT32(arch.Dense{Hidden: c.H, Inputs: c.M}, c.K, tr, rng, in.Backward())
+			row := Float32Agreement{Worst: a.Worst, Step: a.Step, MaxRel: a.StepRel}
+			if a.Worst > 0 {
+				row.Tol = a.StepRel / a.Worst
+			}
+			out = append(out, Float32Result{Name: c.Name, Kind: tr.Kind, Scale: tr.Scale, Steps: c.T, Float32Agreement: row})
 		}
 	}
 	return out

@@ -62,7 +62,7 @@ func TestCheckFloat32Network(t *testing.T) {
 // fails the cases it reaches.
 func TestFloat32Suite(t *testing.T) {
 	rs := Float32Suite(1, 0, InjectNone)
-	require.Len(t, rs, 3*len(Float32NetCases))
+	require.Len(t, rs, 3*(len(Float32NetCases)+len(Float32TBPTTCases)))
 	for _, r := range rs {
 		assert.True(t, r.Pass(), "%s scale %g: %.3g of the tolerance", r.Name, r.Scale, r.Worst)
 	}
@@ -72,7 +72,15 @@ func TestFloat32Suite(t *testing.T) {
 			failed++
 		}
 	}
-	assert.GreaterOrEqual(t, failed, 2*len(Float32NetCases)-2, "the scales 0.5 and 1.5 of (nearly) every case fail")
+	assert.GreaterOrEqual(t, failed, 2*len(Float32NetCases)-2, "the scales 0.5 and 1.5 of (nearly) every network case fail")
+	failed = 0
+	for _, r := range Float32Suite(1, 0, InjectDropForgetPath) {
+		if !r.Pass() {
+			assert.Contains(t, r.Name, "tbptt", "the forget path is T-BPTT's")
+			failed++
+		}
+	}
+	assert.GreaterOrEqual(t, failed, 2*len(Float32TBPTTCases), "the scales 0.5 and 1.5 of every T-BPTT case fail")
 }
 
 // The gate of a float32 run holds the float32 engine to the float64 one: it

@@ -35,9 +35,10 @@ type GateSpec struct {
 	// RTU is the shape of an RTU layer (CheckRTU over the whole of Xs).
 	RTU *arch.RTU
 
-	// Float32 also holds a network's float32 engine to its float64 engine
-	// (CheckFloat32Network on Xs at both gate scales, the stages as for the
-	// reference), after the float64 engine passed.
+	// Float32 also holds the float32 engine to the float64 engine after the
+	// float64 engine passed, at both gate scales: a network's
+	// (CheckFloat32Network on Xs, the stages as for the reference) or
+	// T-BPTT's (CheckTBPTT32 on Xs).
 	Float32 bool
 
 	Seed   uint64
@@ -107,8 +108,8 @@ type GateError struct {
 	Check     string
 	Agreement Agreement
 	// Float32 is set when the float32 engine disagreed with the float64
-	// one (CheckFloat32Network) beyond Tol; else the engine disagreed with
-	// the reference beyond Tolerance.
+	// one (CheckFloat32Network, CheckTBPTT32) beyond Tol; else the engine
+	// disagreed with the reference beyond Tolerance.
 	Float32 bool
 	Tol     float64
 }
@@ -220,8 +221,31 @@ func Gate(spec GateSpec) error {
 			return fmt.Errorf("compare: gradient gate: reference failed: %w", err)
 		}
 	}
-	if spec.Float32 && spec.Net != nil {
+	switch {
+	case spec.Float32 && spec.Net != nil:
 		return gateFloat32(spec)
+	case spec.Float32 && spec.Dense != nil && !spec.RTRL && !spec.SnAp1 && !spec.UORO:
+		return gateTBPTT32(spec)
+	}
+	return nil
+}
+
+// gateCheckTBPTT32 is the check gateTBPTT32 runs (a variable so that a test can
+// see that Gate runs it).
+var gateCheckTBPTT32 = CheckTBPTT32
+
+// gateTBPTT32 is the float32 part of Gate for T-BPTT: CheckTBPTT32 on
+// spec.Xs at both gate scales, with spec.Inject's defect in the float32
+// engine.
+func gateTBPTT32(spec GateSpec) error {
+	rng := newRand(spec.Seed, 32)
+	for _, scale := range gateScales {
+		a := gateCheckTBPTT32(*spec.Dense, spec.Truncation, Trajectory{Xs: spec.Xs, Scale: scale}, rng, spec.Inject.Backward())
+		if !a.Pass() {
+			return &GateError{Check: fmt.Sprintf("float32 T-BPTT H=%d m=%d k=%d at step %d (scale %g)",
+				spec.Dense.Hidden, spec.Dense.Inputs, spec.Truncation, a.Step, scale),
+				Agreement: Agreement{MaxRel: a.StepRel}, Float32: true, Tol: a.StepRel / a.Worst}
+		}
 	}
 	return nil
 }

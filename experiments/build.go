@@ -179,15 +179,7 @@ func (r Resolved) NewLearner(inputs int) (arch.Engine, td.Layout, td.Optimizer[f
 	case arch.FamilyDense:
 		shape, _ := r.Dense(inputs)
 		l = denseEngines[c.Method](shape, r.Spec(inputs))
-		scale := forward.DefaultInitScale
-		if c.FanInInit {
-			scale = 1 / math.Sqrt(float64(shape.Hidden))
-		}
-		rng := rand.New(rand.NewPCG(seed, 0))
-		p := l.Params()
-		for i := range shape.NumCellParams() {
-			p[i] = scale * (2*rng.Float64() - 1)
-		}
+		drawDenseCells(l.Params(), shape, c.FanInInit, seed)
 		layout = td.DenseLayout(shape)
 	case arch.FamilyRTU:
 		shape, _ := r.RTU(inputs)
@@ -217,6 +209,21 @@ func (r Resolved) NewLearner(inputs int) (arch.Engine, td.Layout, td.Optimizer[f
 	return l, layout, opt
 }
 
+// drawDenseCells draws a dense LSTM's cell parameters p[:NumCellParams()]
+// from U(−s, s), s = forward.DefaultInitScale, or 1/√H under fan-in-init,
+// in order from the learner's seeded stream; the float32 engine takes the
+// float64 draws rounded.
+func drawDenseCells[T arch.Float](p []T, shape arch.Dense, fanIn bool, seed uint64) {
+	scale := forward.DefaultInitScale
+	if fanIn {
+		scale = 1 / math.Sqrt(float64(shape.Hidden))
+	}
+	rng := rand.New(rand.NewPCG(seed, 0))
+	for i := range shape.NumCellParams() {
+		p[i] = T(scale * (2*rng.Float64() - 1))
+	}
+}
+
 // networkConfig is the configuration of the network of a networked method.
 func (r Resolved) networkConfig(inputs int) forward.NetworkConfig {
 	c := r.c
@@ -232,17 +239,24 @@ func (r Resolved) networkConfig(inputs int) forward.NetworkConfig {
 }
 
 // NewLearner32 is NewLearner for a run of the float32 engine (the float32
-// setting): the network of a networked method with its parameters,
-// traces and pre-activations in float32 (forward.NetworkOf[float32]), drawn
-// as NewLearner draws them and rounded, and RMSProp in float32
-// (td.RMSProp32). It panics for a configuration without the float32
-// setting, which Resolve refuses for the methods and optimizers it does not
-// apply to.
+// setting): the network of a networked method (forward.NetworkOf[float32])
+// or T-BPTT's LSTM (backward.TBPTT32) with parameters, traces or history and
+// pre-activations in float32, drawn as NewLearner draws them and rounded,
+// and RMSProp in float32 (td.RMSProp32). It panics for a configuration
+// without the float32 setting, which Resolve refuses for the methods and
+// optimizers it does not apply to (float32Methods).
 func (r Resolved) NewLearner32(inputs int) (arch.EngineOf[float32], td.Layout, td.Optimizer[float32]) {
 	c := r.c
-	if !c.Float32 || !c.Method.Networked() || c.Optimizer != OptimizerRMSProp {
+	if !c.Float32 || !float32Methods(c.Method) || c.Optimizer != OptimizerRMSProp {
 		panic(fmt.Sprintf("experiments: NewLearner32 of method %s, optimizer %s, float32 %v", c.Method, c.Optimizer, c.Float32))
 	}
+	opt := &td.RMSProp32{StepSize: c.StepSize, FullHeadStep: c.FullOutputStep}
+	if c.Method == arch.MethodTBPTT {
+		shape, _ := r.Dense(inputs)
+		t := backward.NewTBPTT32(shape, r.Spec(inputs).Truncation)
+		drawDenseCells(t.Params(), shape, c.FanInInit, learnerSeed(c.Seed))
+		return t, td.DenseLayout(shape), opt
+	}
 	n := forward.NewNetworkOf[float32](r.networkConfig(inputs))
-	return n, td.NetworkLayout(n.Topology()), &td.RMSProp32{StepSize: c.StepSize, FullHeadStep: c.FullOutputStep}
+	return n, td.NetworkLayout(n.Topology()), opt
 }

@@ -16,19 +16,22 @@ import (
 	"github.com/ccn-go/ccn/td"
 )
 
-// The float32 setting selects the float32 engine of the networks: its runs
+// The float32 setting selects the float32 engine of the networks and of
+// T-BPTT: its runs
 // say so in their numerics, a directory of one engine refuses a run of the
 // other, it is refused for methods and optimizers it does not apply to, a
 // float64 run's summary does not mention it, and a float32 run follows the
 // float64 run of the same seed closely.
 func TestFloat32Setting(t *testing.T) {
-	for _, m := range []arch.Method{arch.MethodColumnar, arch.MethodConstructive, arch.MethodCCN} {
+	for _, m := range []arch.Method{arch.MethodColumnar, arch.MethodConstructive, arch.MethodCCN, arch.MethodTBPTT} {
 		c := RunConfig{Method: m, Features: 3, FeaturesPerStage: 3, Steps: 3000, StepsPerStage: 1000, Window: 500, LogEvery: 500, Seed: 4}
-		if m == arch.MethodColumnar {
+		switch m {
+		case arch.MethodColumnar:
 			c.StepsPerStage = 0
-		}
-		if m == arch.MethodConstructive {
+		case arch.MethodConstructive:
 			c.FeaturesPerStage = 0
+		case arch.MethodTBPTT:
+			c = RunConfig{Method: m, Hidden: 4, Truncation: 5, Steps: 3000, Window: 500, LogEvery: 500, Seed: 4}
 		}
 		dir64, dir32 := filepath.Join(t.TempDir(), "64"), filepath.Join(t.TempDir(), "32")
 		s64, err := Run(context.Background(), c.MustResolve(), dir64, Options{})
@@ -59,7 +62,7 @@ func TestFloat32Setting(t *testing.T) {
 	}
 
 	bad := []RunConfig{
-		{Method: arch.MethodTBPTT, Float32: true},
+		{Method: arch.MethodRTU, Float32: true},
 		{Method: arch.MethodColumnar, Features: 2, Optimizer: OptimizerAdam, Float32: true},
 	}
 	for i, c := range bad {
@@ -68,21 +71,25 @@ func TestFloat32Setting(t *testing.T) {
 		require.True(t, errors.As(err, &ce), "%+v: %v", c, err)
 		assert.Equal(t, "float32", ce.Key)
 		if i == 0 {
-			assert.Equal(t, "float32 does not apply to method tbptt (only to ccn, columnar, constructive)", ce.Problem)
+			assert.Equal(t, "float32 does not apply to method rtu (only to ccn, columnar, constructive, tbptt)", ce.Problem)
 		}
 	}
 }
 
-// A step of the float32 engine's agent (the network in float32, TD(λ) with
-// RMSProp32) allocates nothing, at the Atari input size.
+// A step of the float32 engine's agent (the network or T-BPTT's LSTM in
+// float32, TD(λ) with RMSProp32) allocates nothing, at the Atari input size.
 func TestFloat32AgentAllocs(t *testing.T) {
-	r := RunConfig{Method: arch.MethodCCN, Features: 6, FeaturesPerStage: 3, Float32: true}.MustResolve()
-	l, layout, opt := r.NewLearner32(syntheticInputs)
-	a := td.New(l, layout, opt, 0.9, 0.9)
-	x := make([]float64, syntheticInputs)
-	for i := range x {
-		x[i] = float64(i%7) / 7
+	for _, c := range []RunConfig{
+		{Method: arch.MethodCCN, Features: 6, FeaturesPerStage: 3, Float32: true},
+		{Method: arch.MethodTBPTT, Hidden: 7, Truncation: 5, Float32: true},
+	} {
+		l, layout, opt := c.MustResolve().NewLearner32(syntheticInputs)
+		a := td.New(l, layout, opt, 0.9, 0.9)
+		x := make([]float64, syntheticInputs)
+		for i := range x {
+			x[i] = float64(i%7) / 7
+		}
+		a.Start(x)
+		assert.Zero(t, testing.AllocsPerRun(100, func() { a.Step(x, 1) }), "%s", c.Method)
 	}
-	a.Start(x)
-	assert.Zero(t, testing.AllocsPerRun(100, func() { a.Step(x, 1) }))
 }

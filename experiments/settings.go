@@ -138,6 +138,11 @@ func nonNegative(v int) string {
 // networked is For of the settings of Columnar, Constructive and CCN.
 func networked(m arch.Method) bool { return m.Networked() }
 
+// float32Methods is For of the float32 setting: the methods with a float32
+// engine, the networks (forward.NetworkOf[float32]) and T-BPTT
+// (backward.TBPTT32).
+func float32Methods(m arch.Method) bool { return m.Networked() || m == arch.MethodTBPTT }
+
 // dense is For of the settings of the dense LSTM methods (T-BPTT, RTRL,
 // SnAp-1, UORO).
 func dense(m arch.Method) bool { return m.Dense() }
@@ -433,7 +438,7 @@ var Settings = []Setting{
 		Check:   atLeast1(func(c *RunConfig) int { return c.LogEvery }),
 		Field:   func(c *RunConfig) any { return &c.LogEvery }},
 	{Key: "float32", Help: "run the opt-in float32 engine (parameters, traces, pre-activations and RMSProp in float32; checked against float64 by the gate)",
-		For: networked,
+		For: float32Methods,
 		Check: func(c *RunConfig) string {
 			if c.Float32 && c.Optimizer != OptimizerRMSProp {
 				return "applies to optimizer rmsprop only"

@@ -116,8 +116,8 @@ func injectionNames() string {
 // engine (compare.Float32Suite) and returns the number that failed.
 func verifyFloat32(stdout io.Writer, seed uint64, trajectories int, in compare.Injection) int {
 	start := time.Now()
-	fmt.Fprintf(stdout, "\nfloat32 engine against the float64 engine, learning by TD(λ) and RMSProp (tolerance (t+m)·ε₃₂ at step t, m the widest column's inputs):\n")
-	fmt.Fprintf(stdout, "%-18s  %-13s  %5s  %4s  %10s  %10s  %9s  %s\n", "network/inputs", "kind", "scale", "T", "worst rel", "tolerance", "of tol", "result")
+	fmt.Fprintf(stdout, "\nfloat32 engine against the float64 engine (tolerance at step t: networks learning by TD(λ) and RMSProp (t+m)·ε₃₂, m the widest column's inputs; T-BPTT 2·2⁻²⁴·(κ_t + w_t·(4H+8)), κ_t the largest pre-activation's sum of magnitudes, w_t the window):\n")
+	fmt.Fprintf(stdout, "%-18s  %-13s  %5s  %4s  %10s  %10s  %9s  %s\n", "engine/inputs", "kind", "scale", "T", "worst rel", "tolerance", "of tol", "result")
 	failed, worst := 0, 0.0
 	rs := compare.Float32Suite(seed, trajectories, in)
 	for _, r := range rs {

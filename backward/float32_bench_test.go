@@ -1,0 +1,85 @@
+//go:build linux
+
+package backward
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"syscall"
+	"testing"
+	"unsafe"
+
+	"github.com/ccn-go/ccn/arch"
+)
+
+// threadCPU returns the calling thread's CPU time in nanoseconds.
+func threadCPU() int64 {
+	const clockThreadCPUTimeID = 3
+	var ts syscall.Timespec
+	syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTimeID, uintptr(unsafe.Pointer(&ts)), 0)
+	return ts.Nano()
+}
+
+// atariFrames are 16 inputs of 275 entries of 0 and 1, about a seventh of
+// them 1 (a tenth at random and one in sixteen more by position), as the
+// Atari encoding's sparse binary frames.
+func atariFrames() [][]float64 {
+	rng := rand.New(rand.NewPCG(13, 14))
+	xs := make([][]float64, 16)
+	for i := range xs {
+		xs[i] = make([]float64, 275)
+		for k := range xs[i] {
+			if rng.Float64() < 0.1 || k%16 == i {
+				xs[i][k] = 1
+			}
+		}
+	}
+	return xs
+}
+
+// BenchmarkFloat32 measures one Step plus one Grad of the float64 and the
+// float32 engine at 275 sparse binary inputs, for the pairs k:H of the
+// Atari runs (5:7, 15:2, 2:25), in the thread's CPU time (cpu-ns/op):
+//
+//	GOEXPERIMENT=simd go test -c -o backward.test ./backward
+//	taskset -c 1 ./backward.test -test.run '^$' -test.bench BenchmarkFloat32 -test.benchtime 20000x -test.cpu 1
+func BenchmarkFloat32(b *testing.B) {
+	xs := atariFrames()
+	for _, c := range []struct{ k, H int }{{5, 7}, {15, 2}, {2, 25}} {
+		d := arch.Dense{Hidden: c.H, Inputs: 275}
+		p, _ := randomCase(rand.New(rand.NewPCG(1, 2)), d, 1, 0.1)
+		b.Run(fmt.Sprintf("%d:%d/f64", c.k, c.H), func(b *testing.B) {
+			e := NewTBPTT(d, c.k)
+			copy(e.Params(), p)
+			benchStepGrad(b, e, xs)
+		})
+		b.Run(fmt.Sprintf("%d:%d/f32", c.k, c.H), func(b *testing.B) {
+			e := NewTBPTT32(d, c.k)
+			for i, v := range p {
+				e.Params()[i] = float32(v)
+			}
+			benchStepGrad(b, e, xs)
+		})
+	}
+}
+
+// benchStepGrad times Step and Grad of e on the frames xs after 100 steps
+// of warm-up (full windows).
+func benchStepGrad[T arch.Float](b *testing.B, e *TBPTTOf[T], xs [][]float64) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	g := make([]T, e.NumParams())
+	for i := range 100 {
+		e.Step(xs[i&15])
+		e.Grad(g)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := threadCPU()
+	for i := 0; i < b.N; i++ {
+		e.Step(xs[i&15])
+		e.Grad(g)
+	}
+	b.ReportMetric(float64(threadCPU()-start)/float64(b.N), "cpu-ns/op")
+}
