@@ -24,7 +24,7 @@ func TestSettingsApplyByMethod(t *testing.T) {
 		arch.MethodCCN:          slices.Concat(network, stages),
 		arch.MethodConstructive: slices.Concat(network, stages),
 		arch.MethodColumnar:     network,
-		arch.MethodTBPTT:        slices.Concat(dense, []string{"truncation"}),
+		arch.MethodTBPTT:        slices.Concat(dense, []string{"truncation", "float32"}),
 		arch.MethodRTRL:         dense,
 		arch.MethodSnAp1:        dense,
 		arch.MethodUORO:         dense,

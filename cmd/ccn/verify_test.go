@@ -34,7 +34,7 @@ func TestVerifySmallSuite(t *testing.T) {
 	// The float32 engine's rows against the float64 engine (compare.Float32Suite).
 	assert.Contains(t, stdout, "float32 engine against the float64 engine")
 	assert.Contains(t, stdout, "ccn15x5/m275")
-	assert.Contains(t, stdout, fmt.Sprintf("%d float32 rows, 0 failed", len(compare.Float32NetCases)))
+	assert.Contains(t, stdout, fmt.Sprintf("%d float32 rows, 0 failed", len(compare.Float32NetCases)+len(compare.Float32TBPTTCases)))
 	assert.True(t, strings.HasSuffix(lines[len(lines)-1], "kernels: "+lanes.Path()), lines[len(lines)-1])
 
 	// An auto CCN row (stages 4, 4, 4, 2 on 12 inputs) shows the whole
