@@ -6,8 +6,6 @@ import (
 
 	"github.com/ccn-go/ccn/arch"
 	"github.com/ccn-go/ccn/env/minatar"
-	"github.com/ccn-go/ccn/forward"
-	"github.com/ccn-go/ccn/td"
 )
 
 // atariCases are the paper's Atari configurations (§5, Table 3) at 275
@@ -34,19 +32,12 @@ func newGameAgent(tb testing.TB, cfg RunConfig, game string) func() {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	cfg = r.Config()
 	e, err := minatar.New(game, 1, minatar.Config{})
 	if err != nil {
 		tb.Fatal(err)
 	}
 	l, layout, opt := r.NewLearner(e.ObservationSize())
-	if n, ok := l.(*forward.Network); ok {
-		for n.Features() < cfg.Features {
-			n.AdvanceStage()
-		}
-		layout = td.NetworkLayout(n.Topology())
-	}
-	a := td.New(l, layout, opt, cfg.Gamma, *cfg.Lambda)
+	a := lastStageAgent(l, layout, opt, r.Config())
 	x := make([]float64, e.ObservationSize())
 	e.Next(x)
 	a.Start(x)

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/ccn-go/ccn/arch"
-	"github.com/ccn-go/ccn/forward"
 	"github.com/ccn-go/ccn/td"
 )
 
@@ -55,19 +54,30 @@ func (s *syntheticStream) Next(x []float64) float64 {
 // newSyntheticAgent returns a started agent for cfg at 275 inputs, a network
 // learner moved to its last stage.
 func newSyntheticAgent(tb testing.TB, cfg RunConfig) (*td.Agent[float64], *syntheticStream) {
+	r := resolveSynthetic(tb, cfg)
+	l, layout, opt := r.NewLearner(syntheticInputs)
+	return startSynthetic(lastStageAgent(l, layout, opt, r.Config()))
+}
+
+// newSyntheticAgent32 is newSyntheticAgent for the float32 engine.
+func newSyntheticAgent32(tb testing.TB, cfg RunConfig) (*td.Agent[float32], *syntheticStream) {
+	cfg.Float32 = true
+	r := resolveSynthetic(tb, cfg)
+	l, layout, opt := r.NewLearner32(syntheticInputs)
+	return startSynthetic(lastStageAgent(l, layout, opt, r.Config()))
+}
+
+// resolveSynthetic resolves cfg, failing tb if it is invalid.
+func resolveSynthetic(tb testing.TB, cfg RunConfig) Resolved {
 	r, err := cfg.Resolve()
 	if err != nil {
 		tb.Fatal(err)
 	}
-	cfg = r.Config()
-	l, layout, opt := r.NewLearner(syntheticInputs)
-	if n, ok := l.(*forward.Network); ok {
-		for n.Features() < cfg.Features {
-			n.AdvanceStage()
-		}
-		layout = td.NetworkLayout(n.Topology())
-	}
-	a := td.New(l, layout, opt, cfg.Gamma, *cfg.Lambda)
+	return r
+}
+
+// startSynthetic starts a on the first frame of a new synthetic stream.
+func startSynthetic[T arch.Float](a *td.Agent[T]) (*td.Agent[T], *syntheticStream) {
 	s := newSyntheticStream()
 	x := make([]float64, syntheticInputs)
 	s.Next(x)
@@ -75,11 +85,12 @@ func newSyntheticAgent(tb testing.TB, cfg RunConfig) (*td.Agent[float64], *synth
 	return a, s
 }
 
-// BenchmarkEndToEnd275 is BenchmarkEndToEnd for the Atari configurations.
-func BenchmarkEndToEnd275(b *testing.B) {
-	for _, tc := range syntheticCases {
+// benchmarkSynthetic times a step (stream, learner, TD(λ), optimizer) of
+// each case's agent from newAgent.
+func benchmarkSynthetic[T arch.Float](b *testing.B, cases []endToEnd, newAgent func(testing.TB, RunConfig) (*td.Agent[T], *syntheticStream)) {
+	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {
-			a, s := newSyntheticAgent(b, tc.cfg)
+			a, s := newAgent(b, tc.cfg)
 			x := make([]float64, syntheticInputs)
 			b.ReportAllocs()
 			for b.Loop() {
@@ -89,61 +100,32 @@ func BenchmarkEndToEnd275(b *testing.B) {
 	}
 }
 
+// assertSyntheticZeroAllocs fails t for each case whose agent from newAgent
+// allocates in a step.
+func assertSyntheticZeroAllocs[T arch.Float](t *testing.T, cases []endToEnd, newAgent func(testing.TB, RunConfig) (*td.Agent[T], *syntheticStream)) {
+	for _, tc := range cases {
+		a, s := newAgent(t, tc.cfg)
+		x := make([]float64, syntheticInputs)
+		if allocs := testing.AllocsPerRun(50, func() { a.Step(x, s.Next(x)) }); allocs != 0 {
+			t.Errorf("%s (%T): %v allocations per step", tc.name, *new(T), allocs)
+		}
+	}
+}
+
+// BenchmarkEndToEnd275 is BenchmarkEndToEnd for the Atari configurations.
+func BenchmarkEndToEnd275(b *testing.B) { benchmarkSynthetic(b, syntheticCases, newSyntheticAgent) }
+
 func TestEndToEnd275ZeroAllocs(t *testing.T) {
-	for _, tc := range syntheticCases {
-		a, s := newSyntheticAgent(t, tc.cfg)
-		x := make([]float64, syntheticInputs)
-		if allocs := testing.AllocsPerRun(50, func() { a.Step(x, s.Next(x)) }); allocs != 0 {
-			t.Errorf("%s: %v allocations per step", tc.name, allocs)
-		}
-	}
-	for _, tc := range syntheticCases32 {
-		a, s := newSyntheticAgent32(t, tc.cfg)
-		x := make([]float64, syntheticInputs)
-		if allocs := testing.AllocsPerRun(50, func() { a.Step(x, s.Next(x)) }); allocs != 0 {
-			t.Errorf("%s (float32): %v allocations per step", tc.name, allocs)
-		}
-	}
+	assertSyntheticZeroAllocs(t, syntheticCases, newSyntheticAgent)
+	assertSyntheticZeroAllocs(t, syntheticCases32, newSyntheticAgent32)
 }
 
 // syntheticCases32 are the configurations of the float32 engine
 // (docs/performance.md, "The float32 engine") in BenchmarkEndToEnd275Float32.
 var syntheticCases32 = syntheticCases[:2] // CCN 15 (5 per stage), Columnar 6
 
-// newSyntheticAgent32 is newSyntheticAgent for the float32 engine.
-func newSyntheticAgent32(tb testing.TB, cfg RunConfig) (*td.Agent[float32], *syntheticStream) {
-	cfg.Float32 = true
-	r, err := cfg.Resolve()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	cfg = r.Config()
-	l, layout, opt := r.NewLearner32(syntheticInputs)
-	if n, ok := l.(*forward.NetworkOf[float32]); ok {
-		for n.Features() < cfg.Features {
-			n.AdvanceStage()
-		}
-		layout = td.NetworkLayout(n.Topology())
-	}
-	a := td.New(l, layout, opt, cfg.Gamma, *cfg.Lambda)
-	s := newSyntheticStream()
-	x := make([]float64, syntheticInputs)
-	s.Next(x)
-	a.Start(x)
-	return a, s
-}
-
 // BenchmarkEndToEnd275Float32 is BenchmarkEndToEnd275 for the float32
 // engine: the same configurations, learner, stream and steps.
 func BenchmarkEndToEnd275Float32(b *testing.B) {
-	for _, tc := range syntheticCases32 {
-		b.Run(tc.name, func(b *testing.B) {
-			a, s := newSyntheticAgent32(b, tc.cfg)
-			x := make([]float64, syntheticInputs)
-			b.ReportAllocs()
-			for b.Loop() {
-				a.Step(x, s.Next(x))
-			}
-		})
-	}
+	benchmarkSynthetic(b, syntheticCases32, newSyntheticAgent32)
 }

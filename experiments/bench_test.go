@@ -25,6 +25,19 @@ var endToEndCases = []endToEnd{
 	{"tbptt_h10_k5", RunConfig{Method: arch.MethodTBPTT, Hidden: 10, Truncation: 5}},
 }
 
+// lastStageAgent returns the TD(λ) agent of the resolved cfg over learner
+// l, with layout and opt as NewLearner or NewLearner32 made them; a network
+// learner is first moved to its last stage (all features).
+func lastStageAgent[T arch.Float](l arch.EngineOf[T], layout td.Layout, opt td.Optimizer[T], cfg RunConfig) *td.Agent[T] {
+	if n, ok := l.(*forward.NetworkOf[T]); ok {
+		for n.Features() < cfg.Features {
+			n.AdvanceStage()
+		}
+		layout = td.NetworkLayout(n.Topology())
+	}
+	return td.New(l, layout, opt, cfg.Gamma, *cfg.Lambda)
+}
+
 // newFinalStageAgent returns the environment and a started agent for the
 // resolved cfg, with a network learner moved to its last stage (all features).
 func newFinalStageAgent(tb testing.TB, cfg RunConfig) (*td.Agent[float64], func(x []float64) (float64, float64)) {
@@ -32,16 +45,9 @@ func newFinalStageAgent(tb testing.TB, cfg RunConfig) (*td.Agent[float64], func(
 	if err != nil {
 		tb.Fatal(err)
 	}
-	cfg = r.Config()
 	e := r.NewEnv()
 	l, layout, opt := r.NewLearner(e.ObservationSize())
-	if n, ok := l.(*forward.Network); ok {
-		for n.Features() < cfg.Features {
-			n.AdvanceStage()
-		}
-		layout = td.NetworkLayout(n.Topology())
-	}
-	a := td.New(l, layout, opt, cfg.Gamma, *cfg.Lambda)
+	a := lastStageAgent(l, layout, opt, r.Config())
 	x := make([]float64, e.ObservationSize())
 	e.Next(x)
 	a.Start(x)
