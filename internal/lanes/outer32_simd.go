@@ -24,14 +24,14 @@ func outerSum32Lanes(g, d []float32, x [][]float32, R, m int, set bool) {
 		pg := tbBase(g[r*m : (r+4)*m])
 		var last [4][8]float32
 		if n8 < m && m >= 8 {
-			outer32x4Last(pg, pd, x, R, r, m, &last, set)
+			outer32x4x8(pg, pd, x, R, r, m, m-8, set, &last)
 		}
 		j := 0
 		for ; j+16 <= n8; j += 16 {
 			outer32x4x16(pg, pd, x, R, r, m, j, set)
 		}
 		if j < n8 {
-			outer32x4x8(pg, pd, x, R, r, m, j, set)
+			outer32x4x8(pg, pd, x, R, r, m, j, set, nil)
 		}
 		if n8 < m && m >= 8 {
 			for q := range 4 {
@@ -133,12 +133,12 @@ func outer32x4Part(g, d []float32, x [][]float32, R, r, m int, set bool) {
 	a3.StoreSlicePart(g3)
 }
 
-// outer32x4Last is outer32x4x8 for the last eight entries m−8..m−1 of the
-// rows r..r+3 (m ≥ 8), its sums written into last instead of the rows.
+// outer32x4x8 is outer32x4x16 for the entries j..j+7, its sums stored into
+// the rows, or into last when last is not nil (the octet ending at the rows'
+// end, j = m−8, stored after the rows' other octets).
 //
 //go:noinline
-func outer32x4Last(pg, pd unsafe.Pointer, x [][]float32, R, r, m int, last *[4][8]float32, set bool) {
-	j := m - 8
+func outer32x4x8(pg, pd unsafe.Pointer, x [][]float32, R, r, m, j int, set bool, last *[4][8]float32) {
 	p1, p2, p3 := unsafe.Add(pg, 4*m), unsafe.Add(pg, 8*m), unsafe.Add(pg, 12*m)
 	a0, a1, a2, a3 := tbBc(0), tbBc(0), tbBc(0), tbBc(0)
 	if !set {
@@ -154,30 +154,12 @@ func outer32x4Last(pg, pd unsafe.Pointer, x [][]float32, R, r, m int, last *[4][
 		a3 = tbBc(dq[3]).MulAdd(x0, a3)
 		dn = unsafe.Add(dn, 4*R)
 	}
-	a0.Store(&last[0])
-	a1.Store(&last[1])
-	a2.Store(&last[2])
-	a3.Store(&last[3])
-}
-
-// outer32x4x8 is outer32x4x16 for the entries j..j+7.
-//
-//go:noinline
-func outer32x4x8(pg, pd unsafe.Pointer, x [][]float32, R, r, m, j int, set bool) {
-	p1, p2, p3 := unsafe.Add(pg, 4*m), unsafe.Add(pg, 8*m), unsafe.Add(pg, 12*m)
-	a0, a1, a2, a3 := tbBc(0), tbBc(0), tbBc(0), tbBc(0)
-	if !set {
-		a0, a1, a2, a3 = tbLd(pg, j), tbLd(p1, j), tbLd(p2, j), tbLd(p3, j)
-	}
-	dn := unsafe.Add(pd, 4*r)
-	for _, xn := range x {
-		x0 := tbLd(tbBase(xn), j)
-		dq := (*[4]float32)(dn)
-		a0 = tbBc(dq[0]).MulAdd(x0, a0)
-		a1 = tbBc(dq[1]).MulAdd(x0, a1)
-		a2 = tbBc(dq[2]).MulAdd(x0, a2)
-		a3 = tbBc(dq[3]).MulAdd(x0, a3)
-		dn = unsafe.Add(dn, 4*R)
+	if last != nil {
+		a0.Store(&last[0])
+		a1.Store(&last[1])
+		a2.Store(&last[2])
+		a3.Store(&last[3])
+		return
 	}
 	tbSt(a0, pg, j)
 	tbSt(a1, p1, j)
