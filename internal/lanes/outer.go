@@ -12,34 +12,16 @@ import "fmt"
 // bitwise; the lane path keeps a row's sums in registers across the window
 // instead of writing g back after every n.
 func OuterSum(g, d []float64, x [][]float64) {
-	w := len(x)
-	if w == 0 {
+	if len(x) == 0 {
 		return
 	}
-	R := len(d) / w
-	m := len(g) / max(R, 1)
-	if R*w != len(d) || R*m != len(g) {
-		panic(fmt.Sprintf("lanes: OuterSum of %d vectors with %d coefficients into %d entries", w, len(d), len(g)))
-	}
-	for _, xn := range x {
-		if len(xn) != m {
-			panic(fmt.Sprintf("lanes: OuterSum vector of length %d, want %d", len(xn), m))
-		}
-	}
+	R, m := outerShape("OuterSum", g, d, x)
 	if useLanes && m >= 4 {
 		outerSumLanes(g, d, x, R, m)
 		clearUpper()
 		return
 	}
-	for r := range R {
-		row := g[r*m : (r+1)*m]
-		for n, xn := range x {
-			dr := d[n*R+r]
-			for j, xj := range xn {
-				row[j] += dr * xj
-			}
-		}
-	}
+	outerScalar(g, d, x, R, m)
 }
 
 // AddMulT adds Wᵀ·d to z, W being row-major with len(d) rows of len(z):

@@ -1,7 +1,5 @@
 package lanes
 
-import "fmt"
-
 // OuterSum32 is OuterSum in float32, for T-BPTT's float32 engine: it adds
 // the window's outer products d_n ⊗ x_n to the row-major matrix g (R rows
 // of m = len(g)/R, R = len(d)/len(x), every x[n] of length m):
@@ -22,23 +20,13 @@ func OuterSum32(g, d []float32, x [][]float32) { outerSum32(g, d, x, false) }
 func OuterSet32(g, d []float32, x [][]float32) { outerSum32(g, d, x, true) }
 
 func outerSum32(g, d []float32, x [][]float32, set bool) {
-	w := len(x)
-	if w == 0 {
+	if len(x) == 0 {
 		if set {
 			clear(g)
 		}
 		return
 	}
-	R := len(d) / w
-	m := len(g) / max(R, 1)
-	if R*w != len(d) || R*m != len(g) {
-		panic(fmt.Sprintf("lanes: OuterSum32 of %d vectors with %d coefficients into %d entries", w, len(d), len(g)))
-	}
-	for _, xn := range x {
-		if len(xn) != m {
-			panic(fmt.Sprintf("lanes: OuterSum32 vector of length %d, want %d", len(xn), m))
-		}
-	}
+	R, m := outerShape("OuterSum32", g, d, x)
 	if useLanes && m >= 1 {
 		outerSum32Lanes(g, d, x, R, m, set)
 		clearUpper()
@@ -47,13 +35,5 @@ func outerSum32(g, d []float32, x [][]float32, set bool) {
 	if set {
 		clear(g)
 	}
-	for r := range R {
-		row := g[r*m : (r+1)*m]
-		for n, xn := range x {
-			dr := d[n*R+r]
-			for j, xj := range xn {
-				row[j] += dr * xj
-			}
-		}
-	}
+	outerScalar(g, d, x, R, m)
 }

@@ -24,15 +24,7 @@ func Dot4x32(a *[4]float32, w, x []float32) {
 		clearUpper()
 		return
 	}
-	w0, w1, w2, w3 := w[:m], w[m:2*m], w[2*m:3*m], w[3*m:4*m]
-	a0, a1, a2, a3 := a[0], a[1], a[2], a[3]
-	for k, xk := range x {
-		a0 += w0[k] * xk
-		a1 += w1[k] * xk
-		a2 += w2[k] * xk
-		a3 += w3[k] * xk
-	}
-	a[0], a[1], a[2], a[3] = a0, a1, a2, a3
+	dot4Scalar(a, w, x)
 }
 
 // LSTMGates32 applies the gate nonlinearities to the 4H pre-activations g
