@@ -14,6 +14,15 @@ import (
 	"github.com/ccn-go/ccn/internal/testtier"
 )
 
+// skipWithoutScaleCostTools skips t where scripts/scale-cost.sh cannot run.
+func skipWithoutScaleCostTools(t *testing.T) {
+	for _, tool := range []string{"jq", "/usr/bin/time"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed", tool)
+		}
+	}
+}
+
 // TestScaleCost runs scripts/scale-cost.sh on the tiny study and on a second
 // study that shares its columnar runs: the tuned groups' configurations stand
 // for their share of the final runs, untuned groups list their final runs,
@@ -21,11 +30,7 @@ import (
 // of the studies.
 func TestScaleCost(t *testing.T) {
 	testtier.Full(t, "times every configuration of two tiny studies")
-	for _, tool := range []string{"jq", "/usr/bin/time"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is not installed", tool)
-		}
-	}
+	skipWithoutScaleCostTools(t)
 	bin := ccnBinary(t)
 	cmd := exec.Command("sh", "../../scripts/scale-cost.sh", "test", tinyStudy, "testdata/tiny-shared.yaml")
 	cmd.Env = append(os.Environ(), "CCN="+bin)
@@ -78,11 +83,7 @@ func TestScaleCost(t *testing.T) {
 // naming it and its error, instead of counting it as 0 CPU-s.
 func TestScaleCostFailingRun(t *testing.T) {
 	testtier.Full(t, "plans a tiny study")
-	for _, tool := range []string{"jq", "/usr/bin/time"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is not installed", tool)
-		}
-	}
+	skipWithoutScaleCostTools(t)
 	bin := ccnBinary(t)
 	// A ccn whose runs fail and whose other commands are the real ones.
 	failing := t.TempDir() + "/ccn"
