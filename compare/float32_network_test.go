@@ -101,15 +101,22 @@ func TestGateFloat32(t *testing.T) {
 	assert.Contains(t, err.Error(), "float64 engine")
 }
 
-// A run of the float32 setting has its gate hold the float32 network to the
-// float64 one: RunGateSpec says so, and the gate passes the engine.
+// A run of the float32 setting (a network's or T-BPTT's) has its gate hold
+// the float32 engine to the float64 one: RunGateSpec says so, and the gate
+// passes the engine; the float64 run's does not.
 func TestRunGateFloat32(t *testing.T) {
-	r := experiments.RunConfig{Method: arch.MethodCCN, Features: 4, FeaturesPerStage: 2, Float32: true}.MustResolve()
-	spec, ok := RunGateSpec(r, InjectNone)
-	require.True(t, ok)
-	assert.True(t, spec.Float32)
-	require.NoError(t, RunGate(r))
-	r64 := experiments.RunConfig{Method: arch.MethodCCN, Features: 4, FeaturesPerStage: 2}.MustResolve()
-	spec, _ = RunGateSpec(r64, InjectNone)
-	assert.False(t, spec.Float32)
+	for _, c := range []experiments.RunConfig{
+		{Method: arch.MethodCCN, Features: 4, FeaturesPerStage: 2},
+		{Method: arch.MethodTBPTT, Hidden: 3, Truncation: 4},
+	} {
+		c32 := c
+		c32.Float32 = true
+		r := c32.MustResolve()
+		spec, ok := RunGateSpec(r, InjectNone)
+		require.True(t, ok)
+		assert.True(t, spec.Float32, "%s", c.Method)
+		require.NoError(t, RunGate(r), "%s", c.Method)
+		spec, _ = RunGateSpec(c.MustResolve(), InjectNone)
+		assert.False(t, spec.Float32, "%s", c.Method)
+	}
 }

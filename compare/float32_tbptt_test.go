@@ -11,7 +11,6 @@ import (
 
 	"github.com/ccn-go/ccn/arch"
 	"github.com/ccn-go/ccn/backward"
-	"github.com/ccn-go/ccn/experiments"
 )
 
 // tbptt32Cases are the shapes of TestCheckTBPTT32: the T-BPTT pairs of the
@@ -149,20 +148,6 @@ func TestGateTBPTT32(t *testing.T) {
 	assert.Contains(t, err.Error(), "float32 T-BPTT")
 	assert.Contains(t, err.Error(), "float64 engine")
 	assert.Greater(t, ge.Agreement.MaxRel, ge.Tol)
-}
-
-// A float32 T-BPTT run's gate checks the float32 engine (RunGateSpec says
-// so and the whole gate passes), and the float64 run's does not.
-func TestRunGateTBPTT32(t *testing.T) {
-	r := experiments.RunConfig{Method: arch.MethodTBPTT, Hidden: 3, Truncation: 4, Float32: true}.MustResolve()
-	spec, ok := RunGateSpec(r, InjectNone)
-	require.True(t, ok)
-	assert.True(t, spec.Float32)
-	require.NotNil(t, spec.Dense)
-	require.NoError(t, RunGate(r))
-	r64 := experiments.RunConfig{Method: arch.MethodTBPTT, Hidden: 3, Truncation: 4}.MustResolve()
-	spec, _ = RunGateSpec(r64, InjectNone)
-	assert.False(t, spec.Float32)
 }
 
 // Gate runs the float32 T-BPTT check, at both scales, for a float32 T-BPTT
