@@ -41,7 +41,7 @@ func TestFloat32Setting(t *testing.T) {
 		s32, err := Run(context.Background(), r32, dir32, Options{})
 		require.NoError(t, err)
 		assert.Equal(t, lanes.Numerics(), s64.Numerics)
-		assert.Equal(t, lanes.Numerics()+"/f32", s32.Numerics)
+		assert.Equal(t, lanes.Float32Numerics(lanes.Numerics()), s32.Numerics)
 		assert.Equal(t, s64.Parameters, s32.Parameters)
 		assert.Equal(t, s64.Stages, s32.Stages)
 		j64, err := json.Marshal(s64.Config)

@@ -55,7 +55,8 @@ type Summary struct {
 	Kernels string `json:"kernels"`
 	// Numerics names the arithmetic of the binary that computed the run
 	// (RunNumerics): "simd/1" (the kernel path and lanes.NumericsVersion)
-	// or "scalar", followed by "/f32" for the float32 engine. Two builds of the same numerics compute the same bits; a
+	// or "scalar", followed by "/f32" for the float32 engine
+	// (lanes.Float32Numerics). Two builds of the same numerics compute the same bits; a
 	// summary written before this field existed is read by NumericsID.
 	Numerics string `json:"numerics,omitempty"`
 
@@ -116,12 +117,12 @@ func newSummary(c RunConfig) Summary {
 }
 
 // RunNumerics returns the numerics that a run of c computes with in this
-// binary: lanes.Numerics(), followed by "/f32" for the float32 engine
-// (c.Float32), so that runs of the two engines are never taken for one
-// another.
+// binary: lanes.Numerics(), or for the float32 engine (c.Float32)
+// lanes.Float32Numerics of it, so that runs of the two engines are never
+// taken for one another.
 func RunNumerics(c RunConfig) string {
 	if c.Float32 {
-		return lanes.Numerics() + "/f32"
+		return lanes.Float32Numerics(lanes.Numerics())
 	}
 	return lanes.Numerics()
 }

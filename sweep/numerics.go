@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/ccn-go/ccn/experiments"
+	"github.com/ccn-go/ccn/internal/lanes"
 )
 
 // NumericsError is returned by Pool.Execute, before any run is computed, when
@@ -27,11 +28,11 @@ func (e *NumericsError) Error() string {
 }
 
 // mismatched reports whether a complete outcome was computed with numerics
-// other than n (n followed by "/f32" for a run of the float32 engine, as
+// other than n (lanes.Float32Numerics(n) for a run of the float32 engine, as
 // experiments.RunNumerics names it).
 func mismatched(o Outcome, n string) bool {
 	if o.Summary.Config.Float32 {
-		n += "/f32"
+		n = lanes.Float32Numerics(n)
 	}
 	return (o.State == Done || o.State == Diverged) && o.Summary.NumericsID() != n
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ccn-go/ccn/experiments"
+	"github.com/ccn-go/ccn/internal/lanes"
 )
 
 // TestPoolRefusesMixedNumerics computes a plan with a build of one numerics
@@ -110,20 +111,22 @@ func writeSummary(t *testing.T, dir string, s experiments.Summary) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, experiments.SummaryFile), b, 0o644))
 }
 
-// A run of the float32 engine matches a build's numerics followed by "/f32"
-// (experiments.RunNumerics), and a float64 run the build's own.
+// A run of the float32 engine matches lanes.Float32Numerics of a build's
+// numerics (experiments.RunNumerics), and a float64 run the build's own.
 func TestMismatchedFloat32(t *testing.T) {
 	f32 := experiments.RunConfig{Float32: true}
+	f32Numerics := lanes.Float32Numerics("simd/1")
 	for _, tc := range []struct {
 		cfg      experiments.RunConfig
 		numerics string
 		want     bool
 	}{
 		{experiments.RunConfig{}, "simd/1", false},
-		{experiments.RunConfig{}, "simd/1/f32", true},
-		{f32, "simd/1/f32", false},
+		{experiments.RunConfig{}, f32Numerics, true},
+		{f32, f32Numerics, false},
 		{f32, "simd/1", true},
 		{f32, "scalar/f32", true},
+		{f32, lanes.Float32Numerics("simd/2"), true},
 	} {
 		o := Outcome{State: Done, Summary: experiments.Summary{Config: tc.cfg, Numerics: tc.numerics}}
 		assert.Equal(t, tc.want, mismatched(o, "simd/1"), "%+v", tc)

@@ -130,7 +130,7 @@ func verifyFloat32(stdout io.Writer, seed uint64, trajectories int, in compare.I
 		fmt.Fprintf(stdout, "%-18s  %-13s  %5g  %4d  %10.3g  %10.3g  %9.3g  %s (step %d)\n",
 			r.Name, r.Kind, r.Scale, r.Steps, r.MaxRel, r.Tol, r.Worst, verdict, r.Step)
 	}
-	fmt.Fprintf(stdout, "%d float32 rows, %d failed; worst %.3g of the tolerance; %.1fs; numerics: %s/f32\n",
-		len(rs), failed, worst, time.Since(start).Seconds(), lanes.Numerics())
+	fmt.Fprintf(stdout, "%d float32 rows, %d failed; worst %.3g of the tolerance; %.1fs; numerics: %s\n",
+		len(rs), failed, worst, time.Since(start).Seconds(), lanes.Float32Numerics(lanes.Numerics()))
 	return failed
 }

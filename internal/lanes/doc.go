@@ -21,7 +21,7 @@
 // same formulas on float32 parameters, traces and optimizer state, eight
 // lanes per instruction in the lane path; they change nothing of the
 // float64 kernels, and runs that use them say so in their numerics
-// (Numerics() followed by "/f32").
+// (Float32Numerics, versioned by Float32NumericsVersion).
 //
 // Within one build, every kernel is deterministic: the same inputs give the
 // same bits.

@@ -19,3 +19,22 @@ func Numerics() string {
 	}
 	return Path()
 }
+
+// Float32NumericsVersion numbers the arithmetic of the float32 engine's
+// kernels (the float32 functions of this package and the float32 recursions
+// that call them), in both paths: it changes whenever a change can change the
+// bits the float32 engine computes.
+const Float32NumericsVersion = 1
+
+// Float32Numerics names the numerics of the float32 engine in a build whose
+// float64 kernels compute with numerics n (Numerics()): n followed by "/f32"
+// and, from the float32 kernels' second version on, their version, as in
+// "simd/1/f32" (version 1) or "simd/1/f32/2".
+func Float32Numerics(n string) string { return float32Numerics(n, Float32NumericsVersion) }
+
+func float32Numerics(n string, version int) string {
+	if version == 1 {
+		return n + "/f32"
+	}
+	return n + "/f32/" + strconv.Itoa(version)
+}
