@@ -27,6 +27,11 @@ func outerSum32(g, d []float32, x [][]float32, set bool) {
 		return
 	}
 	R, m := outerShape("OuterSum32", g, d, x)
+	if useLanes && m == 4 {
+		outer32Rows4(g, d, x, R, set)
+		clearUpper()
+		return
+	}
 	if useLanes && m >= 1 {
 		outerSum32Lanes(g, d, x, R, m, set)
 		clearUpper()

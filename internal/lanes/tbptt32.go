@@ -37,6 +37,11 @@ func LSTMGates32(g []float32, scratch []float64) {
 	if 4*H != len(g) || len(scratch) < len(g) {
 		panic(fmt.Sprintf("lanes: LSTMGates32 of %d pre-activations with %d scratch", len(g), len(scratch)))
 	}
+	if useLanes && H%4 == 0 {
+		lstmGates32Quads(g)
+		clearUpper()
+		return
+	}
 	s := scratch[:len(g)]
 	for i, v := range g {
 		s[i] = float64(v)
@@ -54,6 +59,11 @@ func LSTMGates32(g []float32, scratch []float64) {
 func LSTMTanh32(dst, src []float32, scratch []float64) {
 	if len(dst) < len(src) || len(scratch) < len(src) {
 		panic(fmt.Sprintf("lanes: LSTMTanh32 of %d entries into %d with %d scratch", len(src), len(dst), len(scratch)))
+	}
+	if useLanes && len(src)%4 == 0 {
+		lstmTanh32Quads(dst, src)
+		clearUpper()
+		return
 	}
 	s := scratch[:len(src)]
 	for i, v := range src {
@@ -112,6 +122,11 @@ func LSTMBackward32(da, dh, carry, next, whh []float32, gates, tc, cp [][]float3
 		panic(fmt.Sprintf("lanes: LSTMBackward32 of %d units over %d steps with δa %d, carry %d, next %d, W_hh %d, %d tanh c, %d c_prev",
 			H, w, len(da), len(carry), len(next), len(whh), len(tc), len(cp)))
 	}
+	if useLanes && H == 4 && w >= 1 {
+		lstmBackward32H4(da, dh, carry, whh, gates, tc, cp)
+		clearUpper()
+		return
+	}
 	clear(carry)
 	for n := range w {
 		LSTMDelta32(da[n*4*H:(n+1)*4*H], dh, carry, gates[n], tc[n], cp[n])
@@ -129,6 +144,11 @@ func SumWindow32(g, d []float32) {
 	R := len(g)
 	if R == 0 || len(d)%R != 0 {
 		panic(fmt.Sprintf("lanes: SumWindow32 of %d entries into %d", len(d), R))
+	}
+	if useLanes && R >= 8 {
+		sumWindow32Lanes(g, d)
+		clearUpper()
+		return
 	}
 	for n := range len(d) / R {
 		for r, v := range d[n*R : (n+1)*R] {

@@ -238,7 +238,10 @@ func TestTBPTT32Kernels(t *testing.T) {
 		return tbWithin(g, g64, tbAbs64(g64), func(int) float64 { return 1 })
 	}
 	shapes := []shape{{M: 1, H: 1, W: 1}, {M: 7, H: 2, W: 2}, {M: 8, H: 7, W: 5}, {M: 13, H: 3, W: 3}, {M: 275, H: 7, W: 5},
-		{M: 275, H: 2, W: 15}, {M: 275, H: 25, W: 2}, {M: 17, H: 9, W: 4}}
+		{M: 275, H: 2, W: 15}, {M: 275, H: 25, W: 2}, {M: 17, H: 9, W: 4},
+		// Trace patterning's 15:4 at 12 inputs, and rows of four entries
+		// (W_hh's gradient at H = 4) in blocks of eight rows and of four.
+		{M: 12, H: 4, W: 15}, {M: 4, H: 4, W: 15}, {M: 4, H: 3, W: 4}, {M: 4, H: 4, W: 1}, {M: 16, H: 8, W: 3}}
 	for _, path := range []string{"build", "scalar"} {
 		run := func(f func()) { f() }
 		if path == "scalar" {
