@@ -19,6 +19,11 @@ import "fmt"
 func Dot4x32(a *[4]float32, w, x []float32) {
 	m := len(x)
 	w = w[:4*m]
+	if useLanes && m == 4 {
+		dot4x32Rows4(a, w, x)
+		clearUpper()
+		return
+	}
 	if useLanes && m >= 8 {
 		dot4x32Lanes(a, w, x)
 		clearUpper()

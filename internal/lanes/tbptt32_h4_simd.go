@@ -27,18 +27,22 @@ func tbPair(lo, hi tb4) tb8 {
 	return z.SetLo(lo).SetHi(hi)
 }
 
-// lstmBackward32H4 is LSTMBackward32's lane path at H = 4. δa of a step
-// is two octets, [δa_i | δa_f] and [δa_g | δa_o], each entry computed by
-// the operations of LSTMDelta32 in the same order (so the same bits);
-// W_hhᵀ·δa multiplies the octets by W_hh's rows in pairs (j, 4+j) and
-// (8+j, 12+j), each coefficient broadcast within its half, and adds the
-// halves at the end:
+// lstmBackward32H4 is LSTMBackward32's lane path at H = 4, the recursion
+// through the window in octet registers: δh and the carry f·δc twice
+// ([v | v]), δa as [δa_i | δa_f] and [δa_g | δa_o]. The factors of each
+// step that do not depend on δh are formed first, so that the recursion
+// itself takes a multiply-add, a multiply and the sum W_hhᵀ·δa per step:
 //
-//	δh_{s−1}[k] = ( (Σ_{j<2} δa[j]·W[j,k] + δa[4+j]·W[4+j,k] … ) )
+//	δc = δh·(o·(1 − tanh²c)) + carry          carry ← δc·f
+//	δa_i = δc·(g·i·(1−i))    δa_f = δc·(c_{s−1}·f·(1−f))
+//	δa_g = δc·(i·(1−g²))     δa_o = δh·(tanh c·o·(1−o))
+//	δh_{s−1}[k] = Σ_j δa[j]·W[j,k]
 //
-// four partial sums of four products (two rows of each half-octet pair)
-// added pairwise, then the two halves: other sums than AddMulT32's
-// sixteen in row order, so other bits than its.
+// the factors in parentheses rounded first (other roundings than
+// LSTMDelta32's, which rounds the products left to right). The sum takes
+// W_hh's rows in pairs (j, 4+j) and (8+j, 12+j), an octet each, times δa's
+// entries j and 4+j (8+j and 12+j) broadcast within their halves: four
+// partial sums of two products, added pairwise, then the two halves.
 func lstmBackward32H4(da, dh, carry, whh []float32, gates, tc, cp [][]float32) {
 	w := len(gates)
 	pw := tbBase(whh)
@@ -49,8 +53,10 @@ func lstmBackward32H4(da, dh, carry, whh []float32, gates, tc, cp [][]float32) {
 	wb2, wb3 := tbPair(tbLd4(pw, 40), tbLd4(pw, 56)), tbPair(tbLd4(pw, 44), tbLd4(pw, 60))
 	one4 := archsimd.BroadcastFloat32x4(1)
 	one8 := tbBc(1)
-	h := tbLd4(tbBase(dh), 0)
-	var c tb4 // the carry f·δc, zero above the newest step
+	var zero4 tb4
+	h := tbLd4(tbBase(dh[:4]), 0)
+	h8 := tbPair(h, h)
+	var c8 tb8 // the carry, zero above the newest step
 	pd := tbBase(da[:16*w])
 	for n := range w {
 		pg := tbBase(gates[n][:16])
@@ -58,13 +64,14 @@ func lstmBackward32H4(da, dh, carry, whh []float32, gates, tc, cp [][]float32) {
 		i, f, g, o := ga.GetLo(), ga.GetHi(), gb.GetLo(), gb.GetHi()
 		t := tbLd4(tbBase(tc[n][:4]), 0)
 		cprev := tbLd4(tbBase(cp[n][:4]), 0)
-		dc := h.Mul(o).Mul(one4.Sub(t.Mul(t))).Add(c)
-		do := h.Mul(t)
-		c = dc.Mul(f)
-		// [dc·g·i·(1−i) | dc·c_prev·f·(1−f)]
-		daA := tbPair(dc, dc).Mul(tbPair(g, cprev)).Mul(ga).Mul(one8.Sub(ga))
-		// [dc·i·(1−g·g) | do·o·(1−o)]
-		daB := tbPair(dc, do).Mul(tbPair(i, o)).Mul(one8.Sub(gb.Mul(tbPair(g, one4))))
+		fo := o.Mul(one4.Sub(t.Mul(t)))
+		fa := tbPair(g, cprev).Mul(ga).Mul(one8.Sub(ga))
+		fg := i.Mul(one4.Sub(g.Mul(g)))
+		fh := t.Mul(o).Mul(one4.Sub(o))
+		dc8 := h8.MulAdd(tbPair(fo, fo), c8)
+		c8 = dc8.Mul(tbPair(f, f))
+		daA := dc8.Mul(fa)
+		daB := dc8.MulAdd(tbPair(fg, zero4), h8.Mul(tbPair(zero4, fh)))
 		tbSt(daA, pd, 16*n)
 		tbSt(daB, pd, 16*n+8)
 		if n == w-1 {
@@ -79,10 +86,10 @@ func lstmBackward32H4(da, dh, carry, whh []float32, gates, tc, cp [][]float32) {
 		p2 = daB.SelectFromPairGrouped(1, 1, 1, 1, daB).MulAdd(wb1, p2)
 		p3 = daB.SelectFromPairGrouped(3, 3, 3, 3, daB).MulAdd(wb3, p3)
 		s := p0.Add(p1).Add(p2.Add(p3))
-		h = s.GetLo().Add(s.GetHi())
+		h8 = s.Add(s.Select128FromPair(1, 0, s)) // [lo+hi | hi+lo]
 	}
-	tbSt4(c, tbBase(carry[:4]), 0)
-	tbSt4(h, tbBase(dh[:4]), 0)
+	tbSt4(c8.GetLo(), tbBase(carry[:4]), 0)
+	tbSt4(h8.GetLo(), tbBase(dh[:4]), 0)
 }
 
 // sumWindow32Lanes is SumWindow32's lane path: g[r] += Σ_n d[n·R+r] by
@@ -109,45 +116,18 @@ func sumWindow32Lanes(g, d []float32) {
 	}
 }
 
-// outer32Rows4 is OuterSum32's lane path for rows of m = 4 entries: eight
-// rows (or four, for the last R mod 8) at a time, a quad register each,
-// each x[n] loaded once for them; the products added to each entry by
-// fused multiply-adds in the order of n, as outerSum32Lanes's.
+// outer32Rows4 is OuterSum32's lane path for rows of m = 4 entries: four
+// rows at a time (single rows for the last R mod 4), a quad register
+// each, each x[n] loaded once for them; the products added to each entry
+// by fused multiply-adds in the order of n, as outerSum32Lanes's.
 func outer32Rows4(g, d []float32, x [][]float32, R int, set bool) {
 	pg, pd := tbBase(g[:4*R]), tbBase(d)
-	var z tb4
 	r := 0
-	for ; r+8 <= R; r += 8 {
-		a0, a1, a2, a3, a4, a5, a6, a7 := z, z, z, z, z, z, z, z
-		if !set {
-			a0, a1, a2, a3 = tbLd4(pg, 4*r), tbLd4(pg, 4*r+4), tbLd4(pg, 4*r+8), tbLd4(pg, 4*r+12)
-			a4, a5, a6, a7 = tbLd4(pg, 4*r+16), tbLd4(pg, 4*r+20), tbLd4(pg, 4*r+24), tbLd4(pg, 4*r+28)
-		}
-		dn := unsafe.Add(pd, 4*r)
-		for _, xn := range x {
-			xv := tbLd4(tbBase(xn[:4]), 0)
-			dq := (*[8]float32)(dn)
-			a0 = archsimd.BroadcastFloat32x4(dq[0]).MulAdd(xv, a0)
-			a1 = archsimd.BroadcastFloat32x4(dq[1]).MulAdd(xv, a1)
-			a2 = archsimd.BroadcastFloat32x4(dq[2]).MulAdd(xv, a2)
-			a3 = archsimd.BroadcastFloat32x4(dq[3]).MulAdd(xv, a3)
-			a4 = archsimd.BroadcastFloat32x4(dq[4]).MulAdd(xv, a4)
-			a5 = archsimd.BroadcastFloat32x4(dq[5]).MulAdd(xv, a5)
-			a6 = archsimd.BroadcastFloat32x4(dq[6]).MulAdd(xv, a6)
-			a7 = archsimd.BroadcastFloat32x4(dq[7]).MulAdd(xv, a7)
-			dn = unsafe.Add(dn, 4*R)
-		}
-		tbSt4(a0, pg, 4*r)
-		tbSt4(a1, pg, 4*r+4)
-		tbSt4(a2, pg, 4*r+8)
-		tbSt4(a3, pg, 4*r+12)
-		tbSt4(a4, pg, 4*r+16)
-		tbSt4(a5, pg, 4*r+20)
-		tbSt4(a6, pg, 4*r+24)
-		tbSt4(a7, pg, 4*r+28)
+	for ; r+4 <= R; r += 4 {
+		outer32x4x4(unsafe.Add(pg, 16*r), pd, x, R, r, 4, 0, set)
 	}
 	for ; r < R; r++ {
-		a := z
+		var a tb4
 		if !set {
 			a = tbLd4(pg, 4*r)
 		}

@@ -14,3 +14,4 @@ func sumWindow32Lanes(g, d []float32)                                          {
 func outer32Rows4(g, d []float32, x [][]float32, R int, set bool)              { panic(unreachable) }
 func lstmGates32Quads(g []float32)                                             { panic(unreachable) }
 func lstmTanh32Quads(dst, src []float32)                                       { panic(unreachable) }
+func dot4x32Rows4(a *[4]float32, w, x []float32)                               { panic(unreachable) }

@@ -241,7 +241,9 @@ func TestTBPTT32Kernels(t *testing.T) {
 		{M: 275, H: 2, W: 15}, {M: 275, H: 25, W: 2}, {M: 17, H: 9, W: 4},
 		// Trace patterning's 15:4 at 12 inputs, and rows of four entries
 		// (W_hh's gradient at H = 4) in blocks of eight rows and of four.
-		{M: 12, H: 4, W: 15}, {M: 4, H: 4, W: 15}, {M: 4, H: 3, W: 4}, {M: 4, H: 4, W: 1}, {M: 16, H: 8, W: 3}}
+		{M: 12, H: 4, W: 15}, {M: 4, H: 4, W: 15}, {M: 4, H: 3, W: 4}, {M: 4, H: 4, W: 1}, {M: 16, H: 8, W: 3},
+		// Rows whose last m mod 8 ≥ 4 entries take quads.
+		{M: 20, H: 3, W: 2}, {M: 28, H: 2, W: 3}, {M: 36, H: 5, W: 4}, {M: 15, H: 1, W: 2}}
 	for _, path := range []string{"build", "scalar"} {
 		run := func(f func()) { f() }
 		if path == "scalar" {
