@@ -27,8 +27,8 @@ func outerSum32(g, d []float32, x [][]float32, set bool) {
 		return
 	}
 	R, m := outerShape("OuterSum32", g, d, x)
-	if useLanes && m == 4 {
-		outer32Rows4(g, d, x, R, set)
+	if useLanes && R == 16 && m%4 == 0 && m <= 16 {
+		outer32Rows16(g, d, x, m, set)
 		clearUpper()
 		return
 	}

@@ -116,26 +116,55 @@ func sumWindow32Lanes(g, d []float32) {
 	}
 }
 
-// outer32Rows4 is OuterSum32's lane path for rows of m = 4 entries: four
-// rows at a time (single rows for the last R mod 4), a quad register
-// each, each x[n] loaded once for them; the products added to each entry
+// outer32Rows16 is OuterSum32's lane path for R = 16 rows (four hidden
+// units) of m entries, m a multiple of 4: each quad of columns j..j+3 of
+// all sixteen rows in eight octet registers, row r beside row r+4
+// ([g[r, j:j+4] | g[r+4, j:j+4]] for r = 0..3, 8..11), the window's
+// coefficients d[n·16+r] and d[n·16+r+4] broadcast within the halves of
+// d's octets, x[n][j:j+4] in both halves; the products added to each entry
 // by fused multiply-adds in the order of n, as outerSum32Lanes's.
-func outer32Rows4(g, d []float32, x [][]float32, R int, set bool) {
-	pg, pd := tbBase(g[:4*R]), tbBase(d)
-	r := 0
-	for ; r+4 <= R; r += 4 {
-		outer32x4x4(unsafe.Add(pg, 16*r), pd, x, R, r, 4, 0, set)
+func outer32Rows16(g, d []float32, x [][]float32, m int, set bool) {
+	for j := 0; j < m; j += 4 {
+		outer32Rows16x4(tbBase(g[:16*m]), tbBase(d), x, m, j, set)
 	}
-	for ; r < R; r++ {
-		var a tb4
-		if !set {
-			a = tbLd4(pg, 4*r)
-		}
-		for n, xn := range x {
-			a = archsimd.BroadcastFloat32x4(d[n*R+r]).MulAdd(tbLd4(tbBase(xn[:4]), 0), a)
-		}
-		tbSt4(a, pg, 4*r)
+}
+
+//go:noinline
+func outer32Rows16x4(pg, pd unsafe.Pointer, x [][]float32, m, j int, set bool) {
+	// Row r's quad starts at element r·m + j.
+	ld := func(r int) tb8 { return tbPair(tbLd4(pg, r*m+j), tbLd4(pg, (r+4)*m+j)) }
+	var a0, a1, a2, a3, b0, b1, b2, b3 tb8
+	if !set {
+		a0, a1, a2, a3 = ld(0), ld(1), ld(2), ld(3)
+		b0, b1, b2, b3 = ld(8), ld(9), ld(10), ld(11)
 	}
+	dn := pd
+	for _, xn := range x {
+		xq := tbLd4(tbBase(xn), j)
+		xv := tbPair(xq, xq)
+		da, db := tbLd(dn, 0), tbLd(dn, 8)
+		a0 = da.SelectFromPairGrouped(0, 0, 0, 0, da).MulAdd(xv, a0)
+		a1 = da.SelectFromPairGrouped(1, 1, 1, 1, da).MulAdd(xv, a1)
+		a2 = da.SelectFromPairGrouped(2, 2, 2, 2, da).MulAdd(xv, a2)
+		a3 = da.SelectFromPairGrouped(3, 3, 3, 3, da).MulAdd(xv, a3)
+		b0 = db.SelectFromPairGrouped(0, 0, 0, 0, db).MulAdd(xv, b0)
+		b1 = db.SelectFromPairGrouped(1, 1, 1, 1, db).MulAdd(xv, b1)
+		b2 = db.SelectFromPairGrouped(2, 2, 2, 2, db).MulAdd(xv, b2)
+		b3 = db.SelectFromPairGrouped(3, 3, 3, 3, db).MulAdd(xv, b3)
+		dn = unsafe.Add(dn, 64)
+	}
+	st := func(v tb8, r int) {
+		tbSt4(v.GetLo(), pg, r*m+j)
+		tbSt4(v.GetHi(), pg, (r+4)*m+j)
+	}
+	st(a0, 0)
+	st(a1, 1)
+	st(a2, 2)
+	st(a3, 3)
+	st(b0, 8)
+	st(b1, 9)
+	st(b2, 10)
+	st(b3, 11)
 }
 
 // lstmGates32Quads is LSTMGates32's lane path for H a multiple of 4: each

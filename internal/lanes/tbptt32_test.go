@@ -243,7 +243,9 @@ func TestTBPTT32Kernels(t *testing.T) {
 		// (W_hh's gradient at H = 4) in blocks of eight rows and of four.
 		{M: 12, H: 4, W: 15}, {M: 4, H: 4, W: 15}, {M: 4, H: 3, W: 4}, {M: 4, H: 4, W: 1}, {M: 16, H: 8, W: 3},
 		// Rows whose last m mod 8 ≥ 4 entries take quads.
-		{M: 20, H: 3, W: 2}, {M: 28, H: 2, W: 3}, {M: 36, H: 5, W: 4}, {M: 15, H: 1, W: 2}}
+		{M: 20, H: 3, W: 2}, {M: 28, H: 2, W: 3}, {M: 36, H: 5, W: 4}, {M: 15, H: 1, W: 2},
+		// Sixteen rows (four units) of whole quads.
+		{M: 8, H: 4, W: 2}, {M: 16, H: 4, W: 5}}
 	for _, path := range []string{"build", "scalar"} {
 		run := func(f func()) { f() }
 		if path == "scalar" {
