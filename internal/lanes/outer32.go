@@ -27,8 +27,8 @@ func outerSum32(g, d []float32, x [][]float32, set bool) {
 		return
 	}
 	R, m := outerShape("OuterSum32", g, d, x)
-	if useLanes && R == 16 && m%4 == 0 && m <= 16 {
-		outer32Rows16(g, d, x, m, set)
+	if useLanes && set && R == 16 && m%4 == 0 && m <= 16 {
+		outer32Set16(g, d, x, m)
 		clearUpper()
 		return
 	}

@@ -116,55 +116,62 @@ func sumWindow32Lanes(g, d []float32) {
 	}
 }
 
-// outer32Rows16 is OuterSum32's lane path for R = 16 rows (four hidden
-// units) of m entries, m a multiple of 4: each quad of columns j..j+3 of
-// all sixteen rows in eight octet registers, row r beside row r+4
-// ([g[r, j:j+4] | g[r+4, j:j+4]] for r = 0..3, 8..11), the window's
-// coefficients d[n·16+r] and d[n·16+r+4] broadcast within the halves of
-// d's octets, x[n][j:j+4] in both halves; the products added to each entry
-// by fused multiply-adds in the order of n, as outerSum32Lanes's.
-func outer32Rows16(g, d []float32, x [][]float32, m int, set bool) {
+// outer32Set16 is OuterSet32's lane path for R = 16 rows (four hidden
+// units) of m entries, m a multiple of 4: for each quad of columns
+// j..j+3, the sixteen rows' entries of each column in two octet registers
+// (the transposed block), the window's coefficients d[n·16 : n·16+16]
+// loaded as two octets and x[n][j+k] broadcast; the products added to
+// each entry by fused multiply-adds in the order of n from zero, as
+// outerSum32Lanes's (so the same bits); the block transposed into rows at
+// the end.
+func outer32Set16(g, d []float32, x [][]float32, m int) {
 	for j := 0; j < m; j += 4 {
-		outer32Rows16x4(tbBase(g[:16*m]), tbBase(d), x, m, j, set)
+		outer32Set16x4(tbBase(g[:16*m]), tbBase(d), x, m, j)
 	}
 }
 
 //go:noinline
-func outer32Rows16x4(pg, pd unsafe.Pointer, x [][]float32, m, j int, set bool) {
-	// Row r's quad starts at element r·m + j.
-	ld := func(r int) tb8 { return tbPair(tbLd4(pg, r*m+j), tbLd4(pg, (r+4)*m+j)) }
+func outer32Set16x4(pg, pd unsafe.Pointer, x [][]float32, m, j int) {
+	// a_k holds column j+k of rows 0..7, b_k of rows 8..15.
 	var a0, a1, a2, a3, b0, b1, b2, b3 tb8
-	if !set {
-		a0, a1, a2, a3 = ld(0), ld(1), ld(2), ld(3)
-		b0, b1, b2, b3 = ld(8), ld(9), ld(10), ld(11)
-	}
 	dn := pd
 	for _, xn := range x {
-		xq := tbLd4(tbBase(xn), j)
-		xv := tbPair(xq, xq)
+		xq := (*[4]float32)(unsafe.Add(tbBase(xn), 4*j))
 		da, db := tbLd(dn, 0), tbLd(dn, 8)
-		a0 = da.SelectFromPairGrouped(0, 0, 0, 0, da).MulAdd(xv, a0)
-		a1 = da.SelectFromPairGrouped(1, 1, 1, 1, da).MulAdd(xv, a1)
-		a2 = da.SelectFromPairGrouped(2, 2, 2, 2, da).MulAdd(xv, a2)
-		a3 = da.SelectFromPairGrouped(3, 3, 3, 3, da).MulAdd(xv, a3)
-		b0 = db.SelectFromPairGrouped(0, 0, 0, 0, db).MulAdd(xv, b0)
-		b1 = db.SelectFromPairGrouped(1, 1, 1, 1, db).MulAdd(xv, b1)
-		b2 = db.SelectFromPairGrouped(2, 2, 2, 2, db).MulAdd(xv, b2)
-		b3 = db.SelectFromPairGrouped(3, 3, 3, 3, db).MulAdd(xv, b3)
+		v := tbBc(xq[0])
+		a0, b0 = da.MulAdd(v, a0), db.MulAdd(v, b0)
+		v = tbBc(xq[1])
+		a1, b1 = da.MulAdd(v, a1), db.MulAdd(v, b1)
+		v = tbBc(xq[2])
+		a2, b2 = da.MulAdd(v, a2), db.MulAdd(v, b2)
+		v = tbBc(xq[3])
+		a3, b3 = da.MulAdd(v, a3), db.MulAdd(v, b3)
 		dn = unsafe.Add(dn, 64)
 	}
-	st := func(v tb8, r int) {
-		tbSt4(v.GetLo(), pg, r*m+j)
-		tbSt4(v.GetHi(), pg, (r+4)*m+j)
-	}
-	st(a0, 0)
-	st(a1, 1)
-	st(a2, 2)
-	st(a3, 3)
-	st(b0, 8)
-	st(b1, 9)
-	st(b2, 10)
-	st(b3, 11)
+	tbStoreT(pg, m, j, 0, a0, a1, a2, a3)
+	tbStoreT(pg, m, j, 8, b0, b1, b2, b3)
+}
+
+// tbStoreT stores the columns c0..c3 of the rows r..r+7 (an octet each)
+// into the row-major g (rows of m entries, at columns j..j+3): a 4×4
+// transpose in each half.
+func tbStoreT(pg unsafe.Pointer, m, j, r int, c0, c1, c2, c3 tb8) {
+	t0 := c0.SelectFromPairGrouped(0, 1, 4, 5, c1) // c0[0] c0[1] c1[0] c1[1]
+	t2 := c0.SelectFromPairGrouped(2, 3, 6, 7, c1) // c0[2] c0[3] c1[2] c1[3]
+	t1 := c2.SelectFromPairGrouped(0, 1, 4, 5, c3)
+	t3 := c2.SelectFromPairGrouped(2, 3, 6, 7, c3)
+	r0 := t0.SelectFromPairGrouped(0, 2, 4, 6, t1) // rows r and r+4
+	r1 := t0.SelectFromPairGrouped(1, 3, 5, 7, t1)
+	r2 := t2.SelectFromPairGrouped(0, 2, 4, 6, t3)
+	r3 := t2.SelectFromPairGrouped(1, 3, 5, 7, t3)
+	tbSt4(r0.GetLo(), pg, r*m+j)
+	tbSt4(r1.GetLo(), pg, (r+1)*m+j)
+	tbSt4(r2.GetLo(), pg, (r+2)*m+j)
+	tbSt4(r3.GetLo(), pg, (r+3)*m+j)
+	tbSt4(r0.GetHi(), pg, (r+4)*m+j)
+	tbSt4(r1.GetHi(), pg, (r+5)*m+j)
+	tbSt4(r2.GetHi(), pg, (r+6)*m+j)
+	tbSt4(r3.GetHi(), pg, (r+7)*m+j)
 }
 
 // lstmGates32Quads is LSTMGates32's lane path for H a multiple of 4: each

@@ -171,6 +171,25 @@ func TestTBPTT32Kernels(t *testing.T) {
 			OuterSum32(g, d, x)
 			return tbWithin(g, g64, mag, func(int) float64 { return float64(w + 1) })
 		}},
+		{"OuterSet32", func(s shape, rng *rand.Rand, defect teeth) (float64, error) {
+			R, m, w := 4*s.H, s.M, s.W
+			a := newArgs(rng.Uint64(), 0)
+			g, d, x := a.tbVec32(R*m, normal), a.tbVec32(w*R, normal), a.tbVecs32(w, m, normal)
+			g64, d64, x64 := make([]float64, R*m), tbTo64(d), tbTo64s(x)
+			mag := make([]float64, R*m)
+			OuterSum(mag, tbAbs64(d64), tbAbs64s(x64))
+			OuterSum(g64, d64, x64)
+			switch defect {
+			case dropLastInput:
+				for n := range x {
+					x[n][m-1] = 0
+				}
+			case dropLastStep:
+				x, d = x[:w-1], d[:(w-1)*R]
+			}
+			OuterSet32(g, d, x)
+			return tbWithin(g, g64, mag, func(int) float64 { return float64(w + 1) })
+		}},
 		{"Dot4x32", func(s shape, rng *rand.Rand, defect teeth) (float64, error) {
 			m := s.M
 			a := newArgs(rng.Uint64(), 0)
