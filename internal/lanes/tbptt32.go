@@ -43,7 +43,7 @@ func LSTMGates32(g []float32, scratch []float64) {
 		panic(fmt.Sprintf("lanes: LSTMGates32 of %d pre-activations with %d scratch", len(g), len(scratch)))
 	}
 	if useLanes && H%4 == 0 {
-		lstmGates32Quads(g)
+		lstmGates32Lanes(g)
 		clearUpper()
 		return
 	}
@@ -66,7 +66,7 @@ func LSTMTanh32(dst, src []float32, scratch []float64) {
 		panic(fmt.Sprintf("lanes: LSTMTanh32 of %d entries into %d with %d scratch", len(src), len(dst), len(scratch)))
 	}
 	if useLanes && len(src)%4 == 0 {
-		lstmTanh32Quads(dst, src)
+		lstmTanh32Lanes(dst, src)
 		clearUpper()
 		return
 	}

@@ -173,30 +173,3 @@ func tbStoreT(pg unsafe.Pointer, m, j, r int, c0, c1, c2, c3 tb8) {
 	tbSt4(r2.GetHi(), pg, (r+6)*m+j)
 	tbSt4(r3.GetHi(), pg, (r+7)*m+j)
 }
-
-// lstmGates32Quads is LSTMGates32's lane path for H a multiple of 4: each
-// quad of pre-activations widened to float64, through sigmoid4 or tanh4
-// (the functions of Sigmoid and Tanh's lane paths) and rounded, so the same
-// bits as through Sigmoid and Tanh on the float64 scratch.
-func lstmGates32Quads(g []float32) {
-	H := len(g) / 4
-	p := tbBase(g)
-	for k := 0; k < 2*H; k += 4 {
-		tbSt4(sigmoid4(tbLd4(p, k).ConvertToFloat64()).ConvertToFloat32(), p, k)
-	}
-	for k := 2 * H; k < 3*H; k += 4 {
-		tbSt4(tanh4(tbLd4(p, k).ConvertToFloat64()).ConvertToFloat32(), p, k)
-	}
-	for k := 3 * H; k < 4*H; k += 4 {
-		tbSt4(sigmoid4(tbLd4(p, k).ConvertToFloat64()).ConvertToFloat32(), p, k)
-	}
-}
-
-// lstmTanh32Quads is LSTMTanh32's lane path for a length n multiple of 4,
-// as lstmGates32Quads.
-func lstmTanh32Quads(dst, src []float32) {
-	pd, ps := tbBase(dst), tbBase(src)
-	for k := 0; k < len(src); k += 4 {
-		tbSt4(tanh4(tbLd4(ps, k).ConvertToFloat64()).ConvertToFloat32(), pd, k)
-	}
-}

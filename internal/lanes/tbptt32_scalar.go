@@ -12,6 +12,6 @@ func outerSum32Lanes(g, d []float32, x [][]float32, R, m int, set bool) { panic(
 func lstmBackward32H4(da, dh, carry, whh []float32, gates, tc, cp [][]float32) { panic(unreachable) }
 func sumWindow32Lanes(g, d []float32)                                          { panic(unreachable) }
 func outer32Set16(g, d []float32, x [][]float32, m int)                        { panic(unreachable) }
-func lstmGates32Quads(g []float32)                                             { panic(unreachable) }
-func lstmTanh32Quads(dst, src []float32)                                       { panic(unreachable) }
+func lstmGates32Lanes(g []float32)                                             { panic(unreachable) }
+func lstmTanh32Lanes(dst, src []float32)                                       { panic(unreachable) }
 func dot4x32Rows4(a *[4]float32, w, x []float32)                               { panic(unreachable) }
