@@ -7,10 +7,10 @@ import (
 	"unsafe"
 )
 
-// The lane paths of T-BPTT's float32 kernels at small widths (tbptt32.go,
-// outer32.go): four hidden units (4H = 16 gates, two octets), rows of four
-// entries, and whole quads of activations. At four units every vector of
-// the recursion through the window is one quad or octet register.
+// The lane paths of T-BPTT's float32 kernels at four hidden units
+// (tbptt32.go, outer32.go; 4H = 16 gates, two octets), where every vector
+// of the recursion through the window is one quad or octet register and
+// the gradient's sixteen rows are two octets, and SumWindow32's octets.
 
 type tb4 = archsimd.Float32x4
 type tb8 = archsimd.Float32x8
