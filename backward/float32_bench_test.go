@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"syscall"
 	"testing"
 	"unsafe"
@@ -82,4 +83,66 @@ func benchStepGrad[T arch.Float](b *testing.B, e *TBPTTOf[T], xs [][]float64) {
 		e.Grad(g)
 	}
 	b.ReportMetric(float64(threadCPU()-start)/float64(b.N), "cpu-ns/op")
+}
+
+// BenchmarkFloat32TracePatterning is BenchmarkFloat32 at trace patterning's
+// shape, 12 inputs (k:H = 15:4), on frames of 0 and 1 (about a fifth 1),
+// reporting also the 10th percentile of the thread CPU time over chunks of
+// 1,000 steps (p10-cpu-ns/op), steadier on a loaded machine:
+//
+//	GOEXPERIMENT=simd go test -c -o backward.test ./backward
+//	taskset -c 1 ./backward.test -test.run '^$' -test.bench BenchmarkFloat32TracePatterning -test.benchtime 200000x -test.cpu 1
+func BenchmarkFloat32TracePatterning(b *testing.B) {
+	rng := rand.New(rand.NewPCG(15, 4))
+	xs := make([][]float64, 16)
+	for i := range xs {
+		xs[i] = make([]float64, 12)
+		for k := range xs[i] {
+			if rng.Float64() < 0.2 {
+				xs[i][k] = 1
+			}
+		}
+	}
+	d := arch.Dense{Hidden: 4, Inputs: 12}
+	p, _ := randomCase(rand.New(rand.NewPCG(1, 2)), d, 1, 0.1)
+	b.Run("15:4/f64", func(b *testing.B) {
+		e := NewTBPTT(d, 15)
+		copy(e.Params(), p)
+		benchStepGradChunks(b, e, xs)
+	})
+	b.Run("15:4/f32", func(b *testing.B) {
+		e := NewTBPTT32(d, 15)
+		for i, v := range p {
+			e.Params()[i] = float32(v)
+		}
+		benchStepGradChunks(b, e, xs)
+	})
+}
+
+// benchStepGradChunks is benchStepGrad reporting also the 10th percentile
+// of the CPU time per step over chunks of 1,000 steps.
+func benchStepGradChunks[T arch.Float](b *testing.B, e *TBPTTOf[T], xs [][]float64) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	g := make([]T, e.NumParams())
+	for i := range 100 {
+		e.Step(xs[i&15])
+		e.Grad(g)
+	}
+	const chunk = 1000
+	var per []float64
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := threadCPU()
+	for i := 0; i < b.N; i += chunk {
+		c := threadCPU()
+		for j := i; j < min(i+chunk, b.N); j++ {
+			e.Step(xs[j&15])
+			e.Grad(g)
+		}
+		per = append(per, float64(threadCPU()-c)/float64(min(chunk, b.N-i)))
+	}
+	b.ReportMetric(float64(threadCPU()-start)/float64(b.N), "cpu-ns/op")
+	slices.Sort(per)
+	b.ReportMetric(per[len(per)/10], "p10-cpu-ns/op")
 }

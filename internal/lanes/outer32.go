@@ -8,8 +8,10 @@ package lanes
 //
 // each entry's products added one at a time in the order of n. The lane
 // path (m ≥ 1) rounds each multiply-add once (fused, eight entries per
-// instruction, the sums in registers across the window); the scalar path
-// rounds the product and the sum, so the two differ in the last bits.
+// instruction, the sums in registers across the window; OuterSet32 at
+// R = 16 rows of whole quads by transposed blocks, outer32Set16, with the
+// same sums); the scalar path rounds the product and the sum, so the two
+// differ in the last bits.
 func OuterSum32(g, d []float32, x [][]float32) { outerSum32(g, d, x, false) }
 
 // OuterSet32 is OuterSum32 into zeros: it sets
@@ -27,6 +29,11 @@ func outerSum32(g, d []float32, x [][]float32, set bool) {
 		return
 	}
 	R, m := outerShape("OuterSum32", g, d, x)
+	if useLanes && set && R == 16 && m%4 == 0 && m <= 16 {
+		outer32Set16(g, d, x, m)
+		clearUpper()
+		return
+	}
 	if useLanes && m >= 1 {
 		outerSum32Lanes(g, d, x, R, m, set)
 		clearUpper()

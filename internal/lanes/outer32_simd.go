@@ -22,6 +22,18 @@ func outerSum32Lanes(g, d []float32, x [][]float32, R, m int, set bool) {
 	r := 0
 	for ; r+4 <= R; r += 4 {
 		pg := tbBase(g[r*m : (r+4)*m])
+		if m%8 == 4 && m >= 12 {
+			// Octets up to the last four entries, then a quad.
+			j := 0
+			for ; j+16 <= n8; j += 16 {
+				outer32x4x16(pg, pd, x, R, r, m, j, set)
+			}
+			if j < n8 {
+				outer32x4x8(pg, pd, x, R, r, m, j, set, nil)
+			}
+			outer32x4x4(pg, pd, x, R, r, m, n8, set)
+			continue
+		}
 		var last [4][8]float32
 		if n8 < m && m >= 8 {
 			outer32x4x8(pg, pd, x, R, r, m, m-8, set, &last)

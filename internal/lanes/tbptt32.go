@@ -4,10 +4,12 @@ import "fmt"
 
 // The float32 kernels of T-BPTT's float32 engine (package backward,
 // TBPTT32), one for each float64 kernel its float64 engine calls. The
-// element-wise recursions over H hidden units run in scalar float32; the
 // sums over the inputs (Dot4x32, OuterSum32) take eight lanes in the lane
-// build. Each is checked against its float64 kernel in the tests, and the
-// engine against the float64 engine by package compare.
+// build, and so do the element-wise recursions at H = 4 (tbptt32_h4_simd.go)
+// and σ and tanh at H a multiple of 4 (tbptt32_act_simd.go); elsewhere the
+// element-wise recursions run in scalar float32. Each is checked against
+// its float64 kernel in the tests, and the engine against the float64
+// engine by package compare.
 
 // Dot4x32 is Dot4 in float32:
 //
@@ -15,10 +17,17 @@ import "fmt"
 //
 // The scalar path adds the products in order k = 0, 1, ...; the lane path
 // keeps eight partial sums per row (k mod 8) with fused multiply-adds and
-// adds them at the end.
+// adds them at the end (at m mod 8 ≥ 4 folded into four before the last
+// quad, dot4x32Quads), and at m = 4 adds each row's four products
+// pairwise.
 func Dot4x32(a *[4]float32, w, x []float32) {
 	m := len(x)
 	w = w[:4*m]
+	if useLanes && m == 4 {
+		dot4x32Rows4(a, w, x)
+		clearUpper()
+		return
+	}
 	if useLanes && m >= 8 {
 		dot4x32Lanes(a, w, x)
 		clearUpper()
@@ -31,11 +40,18 @@ func Dot4x32(a *[4]float32, w, x []float32) {
 // (gate order i, f, g, o) in place: σ to the blocks i, f and o, tanh to g.
 // They are evaluated in float64 (Sigmoid, Tanh) on scratch (at least len(g)
 // entries) and rounded to float32, so each is within half a float32 unit
-// in the last place of the float64 value.
+// in the last place of the float64 value; in the lane build with H a
+// multiple of 4 they are evaluated in float32 lanes (act32x8), within
+// 4·2⁻²⁴ of the exact value relatively (TestTBPTT32Activations).
 func LSTMGates32(g []float32, scratch []float64) {
 	H := len(g) / 4
 	if 4*H != len(g) || len(scratch) < len(g) {
 		panic(fmt.Sprintf("lanes: LSTMGates32 of %d pre-activations with %d scratch", len(g), len(scratch)))
+	}
+	if useLanes && H%4 == 0 {
+		lstmGates32Lanes(g)
+		clearUpper()
+		return
 	}
 	s := scratch[:len(g)]
 	for i, v := range g {
@@ -50,10 +66,17 @@ func LSTMGates32(g []float32, scratch []float64) {
 }
 
 // LSTMTanh32 writes tanh(src[i]) into dst[i], evaluated in float64 (Tanh)
-// on scratch (at least len(src) entries) and rounded to float32.
+// on scratch (at least len(src) entries) and rounded to float32, or in the
+// lane build with len(src) a multiple of 4 in float32 lanes as
+// LSTMGates32.
 func LSTMTanh32(dst, src []float32, scratch []float64) {
 	if len(dst) < len(src) || len(scratch) < len(src) {
 		panic(fmt.Sprintf("lanes: LSTMTanh32 of %d entries into %d with %d scratch", len(src), len(dst), len(scratch)))
+	}
+	if useLanes && len(src)%4 == 0 {
+		lstmTanh32Lanes(dst, src)
+		clearUpper()
+		return
 	}
 	s := scratch[:len(src)]
 	for i, v := range src {
@@ -105,12 +128,19 @@ func AddMulT32(z, w, d []float32) {
 }
 
 // LSTMBackward32 is LSTMBackward in float32: LSTMDelta32 and AddMulT32
-// through the window, newest first.
+// through the window, newest first; in the lane build at H = 4 the whole
+// recursion in registers with other roundings (lstmBackward32H4). Only da
+// and carry are results; dh and next are scratch.
 func LSTMBackward32(da, dh, carry, next, whh []float32, gates, tc, cp [][]float32) {
 	H, w := len(dh), len(gates)
 	if len(da) < 4*H*w || len(carry) != H || len(next) != H || len(whh) != 4*H*H || len(tc) != w || len(cp) != w {
 		panic(fmt.Sprintf("lanes: LSTMBackward32 of %d units over %d steps with δa %d, carry %d, next %d, W_hh %d, %d tanh c, %d c_prev",
 			H, w, len(da), len(carry), len(next), len(whh), len(tc), len(cp)))
+	}
+	if useLanes && H == 4 && w >= 1 {
+		lstmBackward32H4(da, dh, carry, whh, gates, tc, cp)
+		clearUpper()
+		return
 	}
 	clear(carry)
 	for n := range w {
@@ -129,6 +159,11 @@ func SumWindow32(g, d []float32) {
 	R := len(g)
 	if R == 0 || len(d)%R != 0 {
 		panic(fmt.Sprintf("lanes: SumWindow32 of %d entries into %d", len(d), R))
+	}
+	if useLanes && R >= 8 {
+		sumWindow32Lanes(g, d)
+		clearUpper()
+		return
 	}
 	for n := range len(d) / R {
 		for r, v := range d[n*R : (n+1)*R] {

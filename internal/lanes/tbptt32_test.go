@@ -171,6 +171,25 @@ func TestTBPTT32Kernels(t *testing.T) {
 			OuterSum32(g, d, x)
 			return tbWithin(g, g64, mag, func(int) float64 { return float64(w + 1) })
 		}},
+		{"OuterSet32", func(s shape, rng *rand.Rand, defect teeth) (float64, error) {
+			R, m, w := 4*s.H, s.M, s.W
+			a := newArgs(rng.Uint64(), 0)
+			g, d, x := a.tbVec32(R*m, normal), a.tbVec32(w*R, normal), a.tbVecs32(w, m, normal)
+			g64, d64, x64 := make([]float64, R*m), tbTo64(d), tbTo64s(x)
+			mag := make([]float64, R*m)
+			OuterSum(mag, tbAbs64(d64), tbAbs64s(x64))
+			OuterSum(g64, d64, x64)
+			switch defect {
+			case dropLastInput:
+				for n := range x {
+					x[n][m-1] = 0
+				}
+			case dropLastStep:
+				x, d = x[:w-1], d[:(w-1)*R]
+			}
+			OuterSet32(g, d, x)
+			return tbWithin(g, g64, mag, func(int) float64 { return float64(w + 1) })
+		}},
 		{"Dot4x32", func(s shape, rng *rand.Rand, defect teeth) (float64, error) {
 			m := s.M
 			a := newArgs(rng.Uint64(), 0)
@@ -233,12 +252,25 @@ func TestTBPTT32Kernels(t *testing.T) {
 		Tanh(g64[2*n:3*n], g64[2*n:3*n])
 		Sigmoid(g64[3*n:], g64[3*n:])
 		LSTMGates32(g, make([]float64, 4*n))
-		// The float64 value rounded once (half a unit), plus its own few
-		// float64 ulps.
-		return tbWithin(g, g64, tbAbs64(g64), func(int) float64 { return 1 })
+		return tbWithin(g, g64, tbAbs64(g64), func(int) float64 { return tbActDepth(n) })
+	}
+	tanhCheck := func(rng *rand.Rand, n int) (float64, error) {
+		a := newArgs(rng.Uint64(), 0)
+		src, dst := a.tbVec32(n, func(r *rand.Rand) float64 { return 2 * r.NormFloat64() }), a.tbVec32(n, zero)
+		want := tbTo64(src)
+		Tanh(want, want)
+		LSTMTanh32(dst, src, make([]float64, n))
+		return tbWithin(dst, want, tbAbs64(want), func(int) float64 { return tbActDepth(n) })
 	}
 	shapes := []shape{{M: 1, H: 1, W: 1}, {M: 7, H: 2, W: 2}, {M: 8, H: 7, W: 5}, {M: 13, H: 3, W: 3}, {M: 275, H: 7, W: 5},
-		{M: 275, H: 2, W: 15}, {M: 275, H: 25, W: 2}, {M: 17, H: 9, W: 4}}
+		{M: 275, H: 2, W: 15}, {M: 275, H: 25, W: 2}, {M: 17, H: 9, W: 4},
+		// Trace patterning's 15:4 at 12 inputs, and rows of four entries
+		// (W_hh's gradient at H = 4) in blocks of eight rows and of four.
+		{M: 12, H: 4, W: 15}, {M: 4, H: 4, W: 15}, {M: 4, H: 3, W: 4}, {M: 4, H: 4, W: 1}, {M: 16, H: 8, W: 3},
+		// Rows whose last m mod 8 ≥ 4 entries take quads.
+		{M: 20, H: 3, W: 2}, {M: 28, H: 2, W: 3}, {M: 36, H: 5, W: 4}, {M: 15, H: 1, W: 2},
+		// Sixteen rows (four units) of whole quads.
+		{M: 8, H: 4, W: 2}, {M: 16, H: 4, W: 5}}
 	for _, path := range []string{"build", "scalar"} {
 		run := func(f func()) { f() }
 		if path == "scalar" {
@@ -281,6 +313,17 @@ func TestTBPTT32Kernels(t *testing.T) {
 			worst = max(worst, r)
 		}
 		t.Logf("%-15s %s path: at most %.3g of the bound", "LSTMGates32", path, worst)
+		worst = 0
+		for n := 1; n <= 25; n++ {
+			var r float64
+			var err error
+			run(func() { r, err = tanhCheck(rand.New(rand.NewPCG(uint64(n), 27)), n) })
+			if err != nil {
+				t.Errorf("LSTMTanh32 (%s path) n=%d: %v", path, n, err)
+			}
+			worst = max(worst, r)
+		}
+		t.Logf("%-15s %s path: at most %.3g of the bound", "LSTMTanh32", path, worst)
 	}
 }
 
@@ -341,5 +384,78 @@ func TestOuterSet32(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// tbAct32Depth is the bound of the float32 lane activations (LSTMGates32
+// and LSTMTanh32 on whole quads, evaluated in float32), in units of
+// tbU32 relative to the exact value: TestTBPTT32Activations measures at
+// most 2.4 for σ and 2.1 for tanh. Elsewhere the activations are
+// float64 values rounded once (1).
+const tbAct32Depth = 4
+
+// tbActDepth returns the bound for n activations on the current path.
+func tbActDepth(n int) float64 {
+	if useLanes && n%4 == 0 {
+		return tbAct32Depth
+	}
+	return 1
+}
+
+// TestTBPTT32Activations measures LSTMGates32 (σ in the blocks i, f, o,
+// tanh in g) and LSTMTanh32 against math.Exp and math.Tanh on a grid of
+// step 2⁻¹² over [−40, 40] and on ±1, 1.3 and 1.7 times every power of two
+// from 2⁻⁴⁰ to 1, on the build's path and the scalar path: each within
+// tbActDepth units tbU32 of the exact value, relatively (values below
+// 10⁻³⁷ skipped: the lane path keeps e^x normal, so σ of a pre-activation
+// below −88 is about 10⁻³⁸ instead of smaller).
+func TestTBPTT32Activations(t *testing.T) {
+	var xs []float32
+	for x := -40.0; x <= 40; x += 0x1p-12 {
+		xs = append(xs, float32(x))
+	}
+	for e := -40; e <= 0; e++ {
+		for _, m := range []float64{1, 1.3, 1.7} {
+			xs = append(xs, float32(m*math.Ldexp(1, e)), float32(-m*math.Ldexp(1, e)))
+		}
+	}
+	for len(xs)%16 != 0 {
+		xs = append(xs, 0)
+	}
+	for _, path := range []string{"build", "scalar"} {
+		run := func(f func()) { f() }
+		if path == "scalar" {
+			run = forceScalar
+		}
+		run(func() {
+			bound := tbActDepth(16)
+			worst := map[string]float64{}
+			g, th, sc := make([]float32, 16), make([]float32, 16), make([]float64, 16)
+			check := func(name string, got float32, want float64) {
+				if math.Abs(want) < 1e-37 {
+					return
+				}
+				e := math.Abs(float64(got)-want) / (tbU32 * math.Abs(want))
+				if !(e <= bound) {
+					t.Errorf("%s (%s path): %v, exact %v: %.3g units over the bound %v", name, path, got, want, e, bound)
+				}
+				worst[name] = max(worst[name], e)
+			}
+			for k := 0; k < len(xs); k += 16 {
+				copy(g, xs[k:k+16])
+				LSTMGates32(g, sc)
+				LSTMTanh32(th, xs[k:k+16], sc)
+				for j, x := range xs[k : k+16] {
+					a := float64(x)
+					if j >= 8 && j < 12 {
+						check("tanh (LSTMGates32)", g[j], math.Tanh(a))
+					} else {
+						check("σ (LSTMGates32)", g[j], 1/(1+math.Exp(-a)))
+					}
+					check("tanh (LSTMTanh32)", th[j], math.Tanh(a))
+				}
+			}
+			t.Logf("%s path: worst %v units of 2⁻²⁴ (bound %v)", path, worst, bound)
+		})
 	}
 }
