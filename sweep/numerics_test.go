@@ -126,6 +126,7 @@ func TestMismatchedFloat32(t *testing.T) {
 		{f32, f32Numerics, false},
 		{f32, "simd/1", true},
 		{f32, "scalar/f32", true},
+		{f32, "simd/1/f32", true}, // the float32 kernels' first version
 		{f32, lanes.Float32Numerics("simd/2"), true},
 	} {
 		o := Outcome{State: Done, Summary: experiments.Summary{Config: tc.cfg, Numerics: tc.numerics}}

@@ -24,7 +24,7 @@ func Numerics() string {
 // kernels (the float32 functions of this package and the float32 recursions
 // that call them), in both paths: it changes whenever a change can change the
 // bits the float32 engine computes.
-const Float32NumericsVersion = 1
+const Float32NumericsVersion = 2
 
 // Float32Numerics names the numerics of the float32 engine in a build whose
 // float64 kernels compute with numerics n (Numerics()): n followed by "/f32"
