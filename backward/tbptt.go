@@ -274,10 +274,15 @@ func (t *TBPTTOf[T]) Grad(dst []T) {
 	// the weight gradients as sums over the window, ∂W_ih = Σ_s δa_s ⊗ x_s,
 	// ∂W_hh = Σ_s δa_s ⊗ h_{s−1}, ∂b = Σ_s δa_s, each entry summed newest
 	// to oldest.
+	r := t.slot(t.steps)
 	for n := range window {
-		r := t.slot(t.steps - n)
 		t.xw[n], t.hw[n], t.cw[n] = t.xs[r*m:(r+1)*m], t.hPrev[r*H:(r+1)*H], t.cPrev[r*H:(r+1)*H]
 		t.gw[n], t.tw[n] = t.gates[r*4*H:(r+1)*4*H], t.tanhC[r*H:(r+1)*H]
+		// The record of the step before: one back around the ring of k
+		// records (slot without a division per step).
+		if r--; r < 0 {
+			r = t.k - 1
+		}
 	}
 	if t.Defect == OffByOneWindow && t.k > 0 && t.steps >= t.k {
 		t.hw[window-1], t.cw[window-1] = t.h, t.c
