@@ -337,7 +337,7 @@ func (n *NetworkOf[T]) stepStage(s int, xf, xd []float64, learn bool) {
 	blocks := n.stageBlocks[s]
 	if float.Is32[T]() {
 		lanes.Preact32(ai, af, ag, ao, hp, float.F32(blocks), n.in32, len(xf))
-		lanes.Cell(ai, af, ag, ao, cp, cn, tc, h)
+		lanes.Cell32(ai, af, ag, ao, cp, cn, tc, h)
 	} else {
 		lanes.Stage(ai, af, ag, ao, hp, cp, cn, tc, h, float.F64(blocks), xf)
 	}

@@ -84,6 +84,26 @@ func Preact32(ai, af, ag, ao, h []float64, blocks, x []float32, m int) {
 	}
 }
 
+// Cell32 is Cell for the float32 engine, bitwise Cell's values: on a CPU
+// with eight float64 lanes (AVX-512) a stage of u > 4 columns takes eight
+// columns per instruction, the last octet with masked loads and stores
+// (Columnar 7 in one octet instead of two quads), with the exponentials
+// that are bitwise the four-lane ones; elsewhere (and for a stage that
+// fits one quad) it is Cell.
+func Cell32(ai, af, ag, ao, cp, c, tc, h []float64) {
+	u := len(cp)
+	if !eightLanes32() || u <= 4 {
+		Cell(ai, af, ag, ao, cp, c, tc, h)
+		return
+	}
+	if len(ai) < u || len(af) < u || len(ag) < u || len(ao) < u || len(c) < u || len(tc) < u || len(h) < u {
+		panic(fmt.Sprintf("lanes: Cell32 of %d columns with gates %d %d %d %d, state %d %d %d",
+			u, len(ai), len(af), len(ag), len(ao), len(c), len(tc), len(h)))
+	}
+	cell32Lanes(ai[:u], af[:u], ag[:u], ao[:u], cp, c[:u], tc[:u], h[:u])
+	clearUpper()
+}
+
 // TraceScalars32 is TraceScalars with the recurrent weights u_q read from
 // float32 blocks (converted exactly to float64): the same float64
 // operations, so its scalars are those of TraceScalars on the blocks'
@@ -139,6 +159,11 @@ func StageTraceFold32(ht, ct, x []float32, f, hp []float64, k TraceCoef, z []flo
 			u, m, len(z), len(c)))
 	}
 	checkStageTrace32("StageTraceFold32", ht, ct, x, f, hp, k)
+	if useLanes && m >= 2 && m <= flatMaxM32 {
+		stageTraceFold32Flat(ht, ct, x, f, hp, k, z, d, c, add)
+		clearUpper()
+		return
+	}
 	if useLanes && m >= 8 {
 		stageTraceFold32Lanes(ht, ct, x, f, hp, k, z, d, c, add)
 		clearUpper()

@@ -9,3 +9,13 @@ func preact32Lanes(ai, af, ag, ao, h []float64, blocks, x []float32, m int) { pa
 func stageTraceFold32Lanes(ht, ct, x []float32, f, hp []float64, k TraceCoef, z []float32, d float64, c []float64, add bool) {
 	panic(unreachable)
 }
+
+const flatMaxM32 = 0
+
+func stageTraceFold32Flat(ht, ct, x []float32, f, hp []float64, k TraceCoef, z []float32, d float64, c []float64, add bool) {
+	panic(unreachable)
+}
+
+func cell32Lanes(ai, af, ag, ao, cp, c, tc, h []float64) { panic(unreachable) }
+
+func eightLanes32() bool { return false }

@@ -196,3 +196,28 @@ func fold32(hn, z, vd, vc f32x8, add bool) f32x8 {
 	}
 	return vc.Mul(hn)
 }
+
+// cell32Lanes is the lane path of Cell32 (eight float64 lanes): cell4's
+// operations in octets, the last one partial.
+func cell32Lanes(ai, af, ag, ao, cp, c, tc, h []float64) {
+	u := len(cp)
+	for j := 0; j < u; j += 8 {
+		e := min(j+8, u)
+		i := sigmoid8(archsimd.LoadFloat64x8SlicePart(ai[j:e]))
+		f := sigmoid8(archsimd.LoadFloat64x8SlicePart(af[j:e]))
+		g := tanh8(archsimd.LoadFloat64x8SlicePart(ag[j:e]))
+		o := sigmoid8(archsimd.LoadFloat64x8SlicePart(ao[j:e]))
+		cn := f.Mul(archsimd.LoadFloat64x8SlicePart(cp[j:e])).Add(i.Mul(g))
+		t := tanh8(cn)
+		i.StoreSlicePart(ai[j:e])
+		f.StoreSlicePart(af[j:e])
+		g.StoreSlicePart(ag[j:e])
+		o.StoreSlicePart(ao[j:e])
+		cn.StoreSlicePart(c[j:e])
+		t.StoreSlicePart(tc[j:e])
+		o.Mul(t).StoreSlicePart(h[j:e])
+	}
+}
+
+// eightLanes32 reports whether the eight-lane float64 paths run.
+func eightLanes32() bool { return eightLanes }

@@ -322,6 +322,12 @@ var kernels = []kernel{
 		Preact32(a.vec(u, zero), a.vec(u, zero), a.vec(u, zero), a.vec(u, zero), a.unit(u), a.vec32(u*arch.ColumnParams(m), unit),
 			a.vec32(Padded32(m), unit), m)
 	}},
+	{name: "Cell32", ulps: 8, call: func(a *args, s shape) {
+		u := s.U
+		pre := func(r *rand.Rand) float64 { return 8 * r.NormFloat64() }
+		pos := func(r *rand.Rand) float64 { return math.Abs(pre(r)) }
+		Cell32(a.vec(u, pre), a.vec(u, pre), a.vec(u, pos), a.vec(u, pre), a.unit(u), a.vec(u, zero), a.vec(u, zero), a.vec(u, zero))
+	}},
 	{name: "TraceScalars32", call: func(a *args, s shape) {
 		u, m := s.U, s.M
 		k := a.traceCoef(u)

@@ -13,8 +13,10 @@ import (
 // shares one division between two octets, 1/a₀ = a₁·(α/(a₀·a₁)), as
 // RMSProp's lane path does between two quads, and takes the last n mod 8
 // entries in the octet ending at the end (computed from the old values
-// before the loop, stored after it); the scalar path computes each stored
-// value in float64 and rounds it once. The two differ in the last bits.
+// before the loop, stored after it), and fewer than 8 entries (a network's
+// head) in one octet of masked loads and stores; the scalar path computes
+// each stored value in float64 and rounds it once. The two differ in the
+// last bits.
 func RMSProp32(theta, u, v []float32, s, alpha, b, eps float64) {
 	n := len(u)
 	if len(theta) < n || len(v) < n {
@@ -22,6 +24,11 @@ func RMSProp32(theta, u, v []float32, s, alpha, b, eps float64) {
 	}
 	if useLanes && n >= 8 {
 		rmsprop32Lanes(theta, u, v, s, alpha, b, eps)
+		clearUpper()
+		return
+	}
+	if useLanes && n > 0 {
+		rmsprop32PartLanes(theta[:n], u, v[:n], s, alpha, b, eps)
 		clearUpper()
 		return
 	}

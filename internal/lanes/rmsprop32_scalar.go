@@ -8,3 +8,5 @@ func rmsprop32Lanes(theta, u, v []float32, s, alpha, b, eps float64) { panic(unr
 func rmspropFold32Lanes(theta, u, v, t []float32, s, alpha, b, eps, d, c float64) {
 	panic(unreachable)
 }
+
+func rmsprop32PartLanes(theta, u, v []float32, s, alpha, b, eps float64) { panic(unreachable) }

@@ -2,7 +2,10 @@
 
 package lanes
 
-import "unsafe"
+import (
+	"simd/archsimd"
+	"unsafe"
+)
 
 // rmsprop32Lanes is the lane path of RMSProp32 (n ≥ 8).
 func rmsprop32Lanes(theta, u, v []float32, s, alpha, b, eps float64) {
@@ -84,4 +87,16 @@ func rmspropFold32At(pt, pu, pv, ptr unsafe.Pointer, n int, s, alpha, b, c, eps,
 	st32At(lv, pv, n-8)
 	st32At(lt, pt, n-8)
 	st32At(lz, pu, n-8)
+}
+
+// rmsprop32PartLanes is the lane path of RMSProp32 for 0 < n < 8 entries:
+// the operations of one octet of rmsprop32SharedAt on masked loads (the
+// lanes past n hold zeros, and their results are not stored).
+func rmsprop32PartLanes(theta, u, v []float32, s, alpha, b, eps float64) {
+	vs, vb, vc := bc32(float32(s)), bc32(float32(b)), bc32(float32(1-b))
+	va, ve := bc32(float32(alpha)), bc32(float32(eps))
+	g := vs.Mul(archsimd.LoadFloat32x8SlicePart(u))
+	vi := vc.Mul(g).MulAdd(g, vb.Mul(archsimd.LoadFloat32x8SlicePart(v)))
+	vi.StoreSlicePart(v)
+	archsimd.LoadFloat32x8SlicePart(theta).Add(va.Mul(g).Div(vi.Sqrt().Add(ve))).StoreSlicePart(theta)
 }

@@ -1,0 +1,162 @@
+//go:build goexperiment.simd && amd64
+
+package lanes
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/ccn-go/ccn/arch"
+)
+
+// traceFold32Case is a StageTraceFold32 call's arguments drawn from rng
+// (normal traces, x and coefficients, f in (0, 1)).
+type traceFold32Case struct {
+	ht, ct, x, z []float32
+	f, hp, c     []float64
+	k            TraceCoef
+	d            float64
+}
+
+func newTraceFold32Case(rng *rand.Rand, m, u int) traceFold32Case {
+	size := arch.ColumnParams(m)
+	tc := traceFold32Case{d: float64(float32(0.81)), k: NewTraceCoef(u)}
+	tc.ht, _ = f32s(rng, u*size, 1)
+	tc.ct, _ = f32s(rng, u*size, 1)
+	tc.z, _ = f32s(rng, u*size, 1)
+	tc.x, _ = f32s(rng, m, 1)
+	tc.f, tc.hp, tc.c = make([]float64, u), make([]float64, u), make([]float64, u)
+	for j := range u {
+		tc.f[j], tc.hp[j], tc.c[j] = rng.Float64(), rng.NormFloat64(), rng.NormFloat64()
+		tc.k.A[j], tc.k.B[j], tc.k.E[j] = rng.NormFloat64(), rng.Float64(), rng.NormFloat64()
+		for _, i := range []int{0, 1, 2, 7} {
+			tc.k.K[8*j+i] = rng.NormFloat64()
+		}
+	}
+	return tc
+}
+
+func (tc traceFold32Case) clone() traceFold32Case {
+	c := tc
+	c.ht, c.ct, c.z = append([]float32(nil), tc.ht...), append([]float32(nil), tc.ct...), append([]float32(nil), tc.z...)
+	return c
+}
+
+// same32 returns an error naming the first entry where a and b differ
+// other than in the sign of a zero.
+func same32(name string, a, b []float32) error {
+	for i := range a {
+		if a[i] != b[i] && !(math.IsNaN(float64(a[i])) && math.IsNaN(float64(b[i]))) {
+			return fmt.Errorf("%s[%d]: %v vs %v", name, i, a[i], b[i])
+		}
+	}
+	return nil
+}
+
+// The flat kernel of narrow columns takes the row kernel's operations on
+// every entry: the two agree bitwise (up to the sign of zero) at every
+// width both take (8 ≤ m ≤ flatMaxM32, with and without a last octet
+// straddling two gates' rows), folding with and without the old z; and a
+// flat kernel with a lane's gate off by one (the teeth) does not.
+func TestStageTraceFold32FlatMatchesRows(t *testing.T) {
+	for m := 8; m <= flatMaxM32; m++ {
+		for _, u := range []int{1, 4, 7} {
+			for _, add := range []bool{true, false} {
+				rng := rand.New(rand.NewPCG(uint64(m), uint64(u)))
+				flat := newTraceFold32Case(rng, m, u)
+				rows := flat.clone()
+				stageTraceFold32Flat(flat.ht, flat.ct, flat.x, flat.f, flat.hp, flat.k, flat.z, flat.d, flat.c, add)
+				stageTraceFold32Lanes(rows.ht, rows.ct, rows.x, rows.f, rows.hp, rows.k, rows.z, rows.d, rows.c, add)
+				for _, err := range []error{same32("ht", flat.ht, rows.ht), same32("ct", flat.ct, rows.ct), same32("z", flat.z, rows.z)} {
+					if err != nil {
+						t.Fatalf("m %d u %d add %v: %v", m, u, add, err)
+					}
+				}
+			}
+		}
+	}
+	// Teeth: gate f's κ in a lane of gate i.
+	rng := rand.New(rand.NewPCG(1, 2))
+	flat := newTraceFold32Case(rng, 12, 2)
+	rows := flat.clone()
+	scalarGates32[0] = 1
+	defer func() { scalarGates32[0] = 0 }()
+	stageTraceFold32Flat(flat.ht, flat.ct, flat.x, flat.f, flat.hp, flat.k, flat.z, flat.d, flat.c, true)
+	stageTraceFold32Lanes(rows.ht, rows.ct, rows.x, rows.f, rows.hp, rows.k, rows.z, rows.d, rows.c, true)
+	if same32("ct", flat.ct, rows.ct) == nil {
+		t.Error("a flat kernel with a lane of the wrong gate matches the row kernel")
+	}
+}
+
+// BenchmarkStageTraceFold32Narrow times the flat and the row kernel of
+// StageTraceFold32 beside the float64 kernel at trace patterning's widths
+// (Columnar 7 on 12 inputs; CCN's last stage of 4 columns on 28):
+//
+//	GOEXPERIMENT=simd go test -run '^$' -bench StageTraceFold32Narrow ./internal/lanes
+func BenchmarkStageTraceFold32Narrow(b *testing.B) {
+	for _, sh := range []struct{ m, u int }{{12, 7}, {28, 4}, {13, 7}, {12, 1}} {
+		rng := rand.New(rand.NewPCG(1, 2))
+		tc := newTraceFold32Case(rng, sh.m, sh.u)
+		size := arch.ColumnParams(sh.m)
+		ht64, ct64, z64, x64 := make([]float64, sh.u*size), make([]float64, sh.u*size), make([]float64, sh.u*size), make([]float64, sh.m)
+		for i := range ht64 {
+			ht64[i], ct64[i], z64[i] = float64(tc.ht[i]), float64(tc.ct[i]), float64(tc.z[i])
+		}
+		for i := range x64 {
+			x64[i] = float64(tc.x[i])
+		}
+		name := fmt.Sprintf("m%d_u%d", sh.m, sh.u)
+		b.Run(name+"/flat", func(b *testing.B) {
+			for b.Loop() {
+				stageTraceFold32Flat(tc.ht, tc.ct, tc.x, tc.f, tc.hp, tc.k, tc.z, 0.9, tc.c, true)
+			}
+		})
+		b.Run(name+"/rows", func(b *testing.B) {
+			for b.Loop() {
+				stageTraceFold32Lanes(tc.ht, tc.ct, tc.x, tc.f, tc.hp, tc.k, tc.z, 0.9, tc.c, true)
+			}
+		})
+		b.Run(name+"/float64", func(b *testing.B) {
+			for b.Loop() {
+				StageTraceFold(ht64, ct64, x64, tc.f, tc.hp, tc.k, z64, 0.9, tc.c, true)
+			}
+		})
+	}
+}
+
+// Cell32 gives Cell's bits at every stage width (one octet, a partial one,
+// several), so that the float32 engine's states are those it had with
+// Cell; a Cell32 that read the previous cell state of the wrong column
+// (the teeth) does not.
+func TestCell32IsCell(t *testing.T) {
+	for u := 1; u <= 17; u++ {
+		rng := rand.New(rand.NewPCG(uint64(u), 3))
+		var a, b [8][]float64
+		for q := range a {
+			a[q] = make([]float64, u)
+			for j := range a[q] {
+				a[q][j] = 4 * rng.NormFloat64()
+			}
+			b[q] = append([]float64(nil), a[q]...)
+		}
+		Cell32(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7])
+		Cell(b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7])
+		for q := range a {
+			for j := range a[q] {
+				if math.Float64bits(a[q][j]) != math.Float64bits(b[q][j]) {
+					t.Fatalf("u %d slice %d column %d: %v vs %v", u, q, j, a[q][j], b[q][j])
+				}
+			}
+		}
+		if u > 4 && eightLanes {
+			rotated := append(b[4][1:], b[4][0])
+			Cell32(b[0], b[1], b[2], b[3], rotated, b[5], b[6], b[7])
+			Cell(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7])
+			if math.Float64bits(a[5][0]) == math.Float64bits(b[5][0]) {
+				t.Errorf("u %d: a Cell32 on the wrong columns' cell states gives Cell's", u)
+			}
+		}
+	}
+}
