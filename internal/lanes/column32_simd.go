@@ -42,49 +42,59 @@ func input32Lanes(dst []float32, x []float64) {
 
 // preact32Lanes is the lane path of Preact32.
 func preact32Lanes(ai, af, ag, ao, h []float64, blocks, x []float32, m int) {
+	var ps preact32Ptrs
+	ps.i, ps.f, ps.g, ps.o = base(ai), base(af), base(ag), base(ao)
+	ps.h, ps.b, ps.x = base(h), base32(blocks), base32(x)
+	preact32Cols(&ps, m, len(h))
+}
+
+// preact32Ptrs are the slices of a Preact32 call.
+type preact32Ptrs struct{ i, f, g, o, h, b, x unsafe.Pointer }
+
+// preact32Cols computes the pre-activations of u columns: for each
+// column, eight partial sums per gate of the products of its rows with x (its masked last octet of x loaded
+// once for all columns), plus u_q·h + b_q, in one function so that the
+// columns take no call each.
+//
+//go:noinline
+func preact32Cols(ps *preact32Ptrs, m, u int) {
 	size := arch.ColumnParams(m)
-	pb, px := base32(blocks), base32(x)
+	px := ps.x
+	m8 := m &^ 7
+	var xt f32x8
+	if m8 < m {
+		xt = ld32At(px, m8).Masked(archsimd.LoadFloat32x8(&laneIndex32).Less(bc32(float32(m - m8))))
+	}
 	var a [4]float32
-	for j, hj := range h {
-		p := unsafe.Add(pb, 4*j*size)
-		dot := dot4x8(p, px, m)
+	for j := range u {
+		p := unsafe.Add(ps.b, 4*j*size)
+		p1, p2, p3 := unsafe.Add(p, 4*m), unsafe.Add(p, 8*m), unsafe.Add(p, 12*m)
+		var s0, s1, s2, s3 f32x8
+		k := 0
+		for ; k < m8; k += 8 {
+			xv := ld32At(px, k)
+			s0 = ld32At(p, k).MulAdd(xv, s0)
+			s1 = ld32At(p1, k).MulAdd(xv, s1)
+			s2 = ld32At(p2, k).MulAdd(xv, s2)
+			s3 = ld32At(p3, k).MulAdd(xv, s3)
+		}
+		if k < m {
+			s0 = ld32At(p, k).MulAdd(xt, s0)
+			s1 = ld32At(p1, k).MulAdd(xt, s1)
+			s2 = ld32At(p2, k).MulAdd(xt, s2)
+			s3 = ld32At(p3, k).MulAdd(xt, s3)
+		}
+		t := s0.AddPairsGrouped(s1).AddPairsGrouped(s2.AddPairsGrouped(s3))
+		dot := t.GetLo().Add(t.GetHi())
 		bq := archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(p, 4*(4*m+4))))
 		uq := archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(p, 4*4*m)))
-		uq.MulAdd(archsimd.BroadcastFloat32x4(float32(hj)), bq).Add(dot).Store(&a)
-		ai[j], af[j], ag[j], ao[j] = float64(a[0]), float64(a[1]), float64(a[2]), float64(a[3])
+		uq.MulAdd(archsimd.BroadcastFloat32x4(float32(*at(ps.h, j))), bq).Add(dot).Store(&a)
+		*at(ps.i, j), *at(ps.f, j), *at(ps.g, j), *at(ps.o, j) = float64(a[0]), float64(a[1]), float64(a[2]), float64(a[3])
 	}
 }
 
 // laneIndex32 holds the lane numbers.
 var laneIndex32 = [8]float32{0, 1, 2, 3, 4, 5, 6, 7}
-
-// dot4x8 returns the dot products of the four rows p[q·m:q·m+m] with
-// x[:m], gate order in the lanes, eight partial sums per row; the last
-// octet's lanes beyond m are zeroed in x.
-//
-//go:noinline
-func dot4x8(p, px unsafe.Pointer, m int) f32x4 {
-	p1, p2, p3 := unsafe.Add(p, 4*m), unsafe.Add(p, 8*m), unsafe.Add(p, 12*m)
-	var s0, s1, s2, s3 f32x8
-	m8 := m &^ 7
-	k := 0
-	for ; k < m8; k += 8 {
-		xv := ld32At(px, k)
-		s0 = ld32At(p, k).MulAdd(xv, s0)
-		s1 = ld32At(p1, k).MulAdd(xv, s1)
-		s2 = ld32At(p2, k).MulAdd(xv, s2)
-		s3 = ld32At(p3, k).MulAdd(xv, s3)
-	}
-	if k < m {
-		xv := ld32At(px, k).Masked(archsimd.LoadFloat32x8(&laneIndex32).Less(bc32(float32(m - k))))
-		s0 = ld32At(p, k).MulAdd(xv, s0)
-		s1 = ld32At(p1, k).MulAdd(xv, s1)
-		s2 = ld32At(p2, k).MulAdd(xv, s2)
-		s3 = ld32At(p3, k).MulAdd(xv, s3)
-	}
-	t := s0.AddPairsGrouped(s1).AddPairsGrouped(s2.AddPairsGrouped(s3))
-	return t.GetLo().Add(t.GetHi())
-}
 
 // colScalars32 are one column's per-step scalars of StageTraceFold32 in
 // float32, with the direct terms of the last 8 entries of its block (u_q,

@@ -10,7 +10,7 @@ import (
 // flatMaxM32 is the widest column (inputs m) whose traces StageTraceFold32
 // advances as flat octets (stageTraceFold32Flat); wider columns take the
 // row kernel (stageTraceFold32Lanes).
-const flatMaxM32 = 64
+const flatMaxM32 = 32
 
 // The lane patterns of a block's last eight entries (u_q with direct term
 // hp, b_q with direct term 1): the gate of each lane, the lanes of hp, those
@@ -113,15 +113,20 @@ func column32FlatAt(ph, pc, pz, pk unsafe.Pointer, s *flatScalars32) {
 		th = vB.MulAdd(tc, vE.MulAdd(h, kd.Permute(g).Mul(xv)))
 		tz = vd.MulAdd(ld32At(pz, i), vc.Mul(th))
 	}
+	// Pointers advanced by an octet (addresses without index arithmetic),
+	// the loaded values the destination of the fused operations (no copies
+	// of the broadcast scalars): the same products and sums.
+	qg, qx, qh, qc, qz := pg, pxs, ph, pc, pz
 	for i := 0; i < n8; i += 8 {
-		g := archsimd.LoadUint32x8((*[8]uint32)(unsafe.Add(pg, 4*i)))
-		xv := ld32At(pxs, i)
-		h := ld32At(ph, i)
-		cn := vf.MulAdd(ld32At(pc, i), vA.MulAdd(h, kv.Permute(g).Mul(xv)))
-		st32At(cn, pc, i)
-		hn := vB.MulAdd(cn, vE.MulAdd(h, kd.Permute(g).Mul(xv)))
-		st32At(hn, ph, i)
-		st32At(vd.MulAdd(ld32At(pz, i), vc.Mul(hn)), pz, i)
+		g := archsimd.LoadUint32x8((*[8]uint32)(qg))
+		xv := ld32At(qx, 0)
+		p, q := kv.Permute(g).Mul(xv), kd.Permute(g).Mul(xv)
+		cn := ld32At(qc, 0).MulAdd(vf, ld32At(qh, 0).MulAdd(vA, p))
+		st32At(cn, qc, 0)
+		hn := cn.MulAdd(vB, ld32At(qh, 0).MulAdd(vE, q))
+		st32At(hn, qh, 0)
+		st32At(ld32At(qz, 0).MulAdd(vd, hn.Mul(vc)), qz, 0)
+		qg, qx, qh, qc, qz = unsafe.Add(qg, 32), unsafe.Add(qx, 32), unsafe.Add(qh, 32), unsafe.Add(qc, 32), unsafe.Add(qz, 32)
 	}
 	if n8 < n {
 		st32At(tc, pc, n-8)

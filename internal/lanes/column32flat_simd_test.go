@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"simd/archsimd"
 	"testing"
+	"unsafe"
 
 	"github.com/ccn-go/ccn/arch"
 )
@@ -156,6 +158,85 @@ func TestCell32IsCell(t *testing.T) {
 			Cell(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7])
 			if math.Float64bits(a[5][0]) == math.Float64bits(b[5][0]) {
 				t.Errorf("u %d: a Cell32 on the wrong columns' cell states gives Cell's", u)
+			}
+		}
+	}
+}
+
+// dot4x8 returns the dot products of the four rows p[q·m:q·m+m] with
+// x[:m], gate order in the lanes, eight partial sums per row; the last
+// octet's lanes beyond m are zeroed in x.
+func dot4x8(p, px unsafe.Pointer, m int) f32x4 {
+	p1, p2, p3 := unsafe.Add(p, 4*m), unsafe.Add(p, 8*m), unsafe.Add(p, 12*m)
+	var s0, s1, s2, s3 f32x8
+	m8 := m &^ 7
+	k := 0
+	for ; k < m8; k += 8 {
+		xv := ld32At(px, k)
+		s0 = ld32At(p, k).MulAdd(xv, s0)
+		s1 = ld32At(p1, k).MulAdd(xv, s1)
+		s2 = ld32At(p2, k).MulAdd(xv, s2)
+		s3 = ld32At(p3, k).MulAdd(xv, s3)
+	}
+	if k < m {
+		xv := ld32At(px, k).Masked(archsimd.LoadFloat32x8(&laneIndex32).Less(bc32(float32(m - k))))
+		s0 = ld32At(p, k).MulAdd(xv, s0)
+		s1 = ld32At(p1, k).MulAdd(xv, s1)
+		s2 = ld32At(p2, k).MulAdd(xv, s2)
+		s3 = ld32At(p3, k).MulAdd(xv, s3)
+	}
+	t := s0.AddPairsGrouped(s1).AddPairsGrouped(s2.AddPairsGrouped(s3))
+	return t.GetLo().Add(t.GetHi())
+}
+
+// preact32PerColumn is the lane path of Preact32 one column at a time
+// (dot4x8 per column), the reference of preact32Cols.
+func preact32PerColumn(ai, af, ag, ao, h []float64, blocks, x []float32, m int) {
+	size := arch.ColumnParams(m)
+	pb, px := base32(blocks), base32(x)
+	var a [4]float32
+	for j, hj := range h {
+		p := unsafe.Add(pb, 4*j*size)
+		dot := dot4x8(p, px, m)
+		bq := archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(p, 4*(4*m+4))))
+		uq := archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(p, 4*4*m)))
+		uq.MulAdd(archsimd.BroadcastFloat32x4(float32(hj)), bq).Add(dot).Store(&a)
+		ai[j], af[j], ag[j], ao[j] = float64(a[0]), float64(a[1]), float64(a[2]), float64(a[3])
+	}
+}
+
+// Preact32's lane path, all columns in one function, gives the bits of the
+// column-at-a-time path it replaced at every width (with and without a
+// partial last octet); a version that read the wrong column's h (the
+// teeth) does not.
+func TestPreact32ColsIsPerColumn(t *testing.T) {
+	for m := 1; m <= 40; m++ {
+		for _, u := range []int{1, 4, 7, 9} {
+			rng := rand.New(rand.NewPCG(uint64(m), uint64(u)))
+			b, _ := f32s(rng, u*arch.ColumnParams(m), 0.5)
+			x, _ := f32s(rng, Padded32(m), 1)
+			h := make([]float64, u)
+			for j := range h {
+				h[j] = rng.NormFloat64()
+			}
+			var g1, g2 [4][]float64
+			for q := range 4 {
+				g1[q], g2[q] = make([]float64, u), make([]float64, u)
+			}
+			preact32Lanes(g1[0], g1[1], g1[2], g1[3], h, b, x, m)
+			preact32PerColumn(g2[0], g2[1], g2[2], g2[3], h, b, x, m)
+			for q := range 4 {
+				for j := range u {
+					if math.Float64bits(g1[q][j]) != math.Float64bits(g2[q][j]) {
+						t.Fatalf("m %d u %d gate %d column %d: %v vs %v", m, u, q, j, g1[q][j], g2[q][j])
+					}
+				}
+			}
+			if u > 1 {
+				preact32PerColumn(g2[0], g2[1], g2[2], g2[3], append(h[1:], h[0]), b, x, m)
+				if math.Float64bits(g1[0][0]) == math.Float64bits(g2[0][0]) {
+					t.Errorf("m %d u %d: the wrong column's h gives the same pre-activation", m, u)
+				}
 			}
 		}
 	}
