@@ -358,9 +358,11 @@ func (n *NetworkOf[T]) stepStage(s int, xf, xd []float64, learn bool) {
 		n.pending = true
 	}
 	m := n.top.Inputs
-	n.featNorm.updateAll(lo, h, n.in[m+lo:])
 	if n.in32 != nil {
+		n.featNorm.updateAll32(lo, h, n.in[m+lo:])
 		lanes.Input32(n.in32[m+lo:m+hi], n.in[m+lo:m+hi])
+	} else {
+		n.featNorm.updateAll(lo, h, n.in[m+lo:])
 	}
 }
 

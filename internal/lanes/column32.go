@@ -104,6 +104,24 @@ func Cell32(ai, af, ag, ao, cp, c, tc, h []float64) {
 	clearUpper()
 }
 
+// Normalize32 is Normalize for the float32 engine, bitwise Normalize's
+// values: on a CPU with eight float64 lanes (AVX-512) eight values per
+// instruction, the last octet with masked loads and stores (Columnar 7's
+// features in one octet instead of a quad and three scalar square roots
+// and divisions); elsewhere it is Normalize.
+func Normalize32(out, h, mean, variance, scale []float64, beta, oneMinus, eps float64) {
+	if !eightLanes32() || len(h) < 5 {
+		Normalize(out, h, mean, variance, scale, beta, oneMinus, eps)
+		return
+	}
+	n := len(h)
+	if len(out) < n || len(mean) < n || len(variance) < n || len(scale) < n {
+		panic(fmt.Sprintf("lanes: Normalize32 of %d values into %d, statistics %d %d %d", n, len(out), len(mean), len(variance), len(scale)))
+	}
+	normalize32Lanes(out[:n], h, mean[:n], variance[:n], scale[:n], beta, oneMinus, eps)
+	clearUpper()
+}
+
 // TraceScalars32 is TraceScalars with the recurrent weights u_q read from
 // float32 blocks (converted exactly to float64): the same float64
 // operations, so its scalars are those of TraceScalars on the blocks'

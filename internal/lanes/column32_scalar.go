@@ -19,3 +19,7 @@ func stageTraceFold32Flat(ht, ct, x []float32, f, hp []float64, k TraceCoef, z [
 func cell32Lanes(ai, af, ag, ao, cp, c, tc, h []float64) { panic(unreachable) }
 
 func eightLanes32() bool { return false }
+
+func normalize32Lanes(out, h, mean, variance, scale []float64, beta, oneMinus, eps float64) {
+	panic(unreachable)
+}

@@ -231,3 +231,25 @@ func cell32Lanes(ai, af, ag, ao, cp, c, tc, h []float64) {
 
 // eightLanes32 reports whether the eight-lane float64 paths run.
 func eightLanes32() bool { return eightLanes }
+
+// normalize32Lanes is the lane path of Normalize32: normalizeAt's
+// operations on octets, the last one partial.
+func normalize32Lanes(out, h, mean, variance, scale []float64, beta, oneMinus, eps float64) {
+	vb, vo, ve := archsimd.BroadcastFloat64x8(beta), archsimd.BroadcastFloat64x8(oneMinus), archsimd.BroadcastFloat64x8(eps)
+	one := archsimd.BroadcastFloat64x8(1)
+	n := len(h)
+	for k := 0; k < n; k += 8 {
+		e := min(k+8, n)
+		hk := archsimd.LoadFloat64x8SlicePart(h[k:e])
+		muPrev := archsimd.LoadFloat64x8SlicePart(mean[k:e])
+		mu := vb.Mul(muPrev).Add(vo.Mul(hk))
+		v := vb.Mul(archsimd.LoadFloat64x8SlicePart(variance[k:e])).Add(vo.Mul(mu.Sub(hk)).Mul(muPrev.Sub(hk)))
+		mu.StoreSlicePart(mean[k:e])
+		v.StoreSlicePart(variance[k:e])
+		sd := v.Sqrt()
+		sd = ve.Merge(sd, sd.Less(ve))
+		s := one.Div(sd)
+		s.StoreSlicePart(scale[k:e])
+		hk.Sub(mu).Mul(s).StoreSlicePart(out[k:e])
+	}
+}

@@ -241,3 +241,42 @@ func TestPreact32ColsIsPerColumn(t *testing.T) {
 		}
 	}
 }
+
+// Normalize32 gives Normalize's bits at every length (partial octets,
+// several octets, a NaN feature); one that used the wrong decay (the
+// teeth) does not.
+func TestNormalize32IsNormalize(t *testing.T) {
+	for n := 0; n <= 19; n++ {
+		rng := rand.New(rand.NewPCG(uint64(n), 4))
+		var a, b [5][]float64
+		for q := range a {
+			a[q] = make([]float64, n)
+			for j := range a[q] {
+				a[q][j] = rng.NormFloat64()
+				if q == 3 {
+					a[q][j] = math.Abs(a[q][j]) * 1e-3 // variances, some below ε²
+				}
+			}
+			b[q] = append([]float64(nil), a[q]...)
+		}
+		if n > 6 {
+			a[1][6], b[1][6] = math.NaN(), math.NaN()
+		}
+		Normalize32(a[0], a[1], a[2], a[3], a[4], 0.99, 1-0.99, 0.01)
+		Normalize(b[0], b[1], b[2], b[3], b[4], 0.99, 1-0.99, 0.01)
+		for q := range a {
+			for j := range a[q] {
+				if !sameBits(a[q][j], b[q][j]) {
+					t.Fatalf("n %d slice %d value %d: %v vs %v", n, q, j, a[q][j], b[q][j])
+				}
+			}
+		}
+		if n > 4 && eightLanes {
+			Normalize32(a[0], a[1], a[2], a[3], a[4], 0.9, 1-0.99, 0.01)
+			Normalize(b[0], b[1], b[2], b[3], b[4], 0.99, 1-0.99, 0.01)
+			if sameBits(a[2][0], b[2][0]) {
+				t.Errorf("n %d: a Normalize32 with another decay gives Normalize's mean", n)
+			}
+		}
+	}
+}

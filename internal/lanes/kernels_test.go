@@ -328,6 +328,13 @@ var kernels = []kernel{
 		pos := func(r *rand.Rand) float64 { return math.Abs(pre(r)) }
 		Cell32(a.vec(u, pre), a.vec(u, pre), a.vec(u, pos), a.vec(u, pre), a.unit(u), a.vec(u, zero), a.vec(u, zero), a.vec(u, zero))
 	}},
+	{name: "Normalize32", call: func(a *args, s shape) {
+		h := a.normal(s.N)
+		if s.N > 5 {
+			h[5] = math.NaN()
+		}
+		Normalize32(a.vec(s.N, zero), h, a.normal(s.N), a.vec(s.N, small), a.vec(s.N, zero), 0.99, 1-0.99, 0.01)
+	}},
 	{name: "TraceScalars32", call: func(a *args, s shape) {
 		u, m := s.U, s.M
 		k := a.traceCoef(u)
