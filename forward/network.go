@@ -336,8 +336,7 @@ func (n *NetworkOf[T]) stepStage(s int, xf, xd []float64, learn bool) {
 	}
 	blocks := n.stageBlocks[s]
 	if float.Is32[T]() {
-		lanes.Preact32(ai, af, ag, ao, hp, float.F32(blocks), n.in32, len(xf))
-		lanes.Cell32(ai, af, ag, ao, cp, cn, tc, h)
+		lanes.Stage32(ai, af, ag, ao, hp, cp, cn, tc, h, float.F32(blocks), n.in32, len(xf))
 	} else {
 		lanes.Stage(ai, af, ag, ao, hp, cp, cn, tc, h, float.F64(blocks), xf)
 	}

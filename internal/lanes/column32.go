@@ -84,6 +84,26 @@ func Preact32(ai, af, ag, ao, h []float64, blocks, x []float32, m int) {
 	}
 }
 
+// Stage32 is Preact32 followed by Cell32 (the float32 engine's Stage),
+// with their values: a stage of four columns (CCN's) takes its
+// pre-activations from the dot products to the activations in registers
+// (the four columns' gate vectors transposed into one register per gate,
+// as Stage does), other stages call the two kernels.
+func Stage32(ai, af, ag, ao, hp, cp, c, tc, h []float64, blocks, x []float32, m int) {
+	u := len(hp)
+	if !useLanes || u != 4 {
+		Preact32(ai, af, ag, ao, hp, blocks, x, m)
+		Cell32(ai, af, ag, ao, cp, c, tc, h)
+		return
+	}
+	if m < 1 || len(x) < Padded32(m) || len(blocks) < u*arch.ColumnParams(m) || len(ai) < u || len(af) < u || len(ag) < u || len(ao) < u ||
+		len(cp) < u || len(c) < u || len(tc) < u || len(h) < u {
+		panic(fmt.Sprintf("lanes: Stage32 of %d columns of %d inputs: %d parameters, %d inputs", u, m, len(blocks), len(x)))
+	}
+	stage32Four(ai, af, ag, ao, hp, cp, c, tc, h, blocks, x, m)
+	clearUpper()
+}
+
 // Cell32 is Cell for the float32 engine, bitwise Cell's values: on a CPU
 // with eight float64 lanes (AVX-512) a stage of u > 4 columns takes eight
 // columns per instruction, the last octet with masked loads and stores

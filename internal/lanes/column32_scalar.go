@@ -23,3 +23,7 @@ func eightLanes32() bool { return false }
 func normalize32Lanes(out, h, mean, variance, scale []float64, beta, oneMinus, eps float64) {
 	panic(unreachable)
 }
+
+func stage32Four(ai, af, ag, ao, hp, cp, c, tc, h []float64, blocks, x []float32, m int) {
+	panic(unreachable)
+}

@@ -253,3 +253,58 @@ func normalize32Lanes(out, h, mean, variance, scale []float64, beta, oneMinus, e
 		hk.Sub(mu).Mul(s).StoreSlicePart(out[k:e])
 	}
 }
+
+// stage32Four is the lane path of Stage32 for four columns: preact32Cols'
+// operations for each column (its gates in lanes, converted to float64
+// exactly), transposed to one register per gate, then cell4, the
+// operations of Cell's lane path.
+func stage32Four(ai, af, ag, ao, hp, cp, c, tc, h []float64, blocks, x []float32, m int) {
+	var a [4]f64x4
+	preact32Four(&a, base32(blocks), base32(x), base(hp), m)
+	ai4, af4, ag4, ao4 := transpose4(a[0], a[1], a[2], a[3])
+	i, f, g, o, cn, t, hn := cell4(ai4, af4, ag4, ao4, ld((*[4]float64)(cp)))
+	stAt(i, base(ai), 0)
+	stAt(f, base(af), 0)
+	stAt(g, base(ag), 0)
+	stAt(o, base(ao), 0)
+	stAt(cn, base(c), 0)
+	stAt(t, base(tc), 0)
+	stAt(hn, base(h), 0)
+}
+
+// preact32Four writes into a[j] the pre-activations of column j (gate
+// order in the lanes) of four columns, as preact32Cols computes them.
+//
+//go:noinline
+func preact32Four(a *[4]f64x4, pb, px, ph unsafe.Pointer, m int) {
+	size := arch.ColumnParams(m)
+	m8 := m &^ 7
+	var xt f32x8
+	if m8 < m {
+		xt = ld32At(px, m8).Masked(archsimd.LoadFloat32x8(&laneIndex32).Less(bc32(float32(m - m8))))
+	}
+	for j := range 4 {
+		p := unsafe.Add(pb, 4*j*size)
+		p1, p2, p3 := unsafe.Add(p, 4*m), unsafe.Add(p, 8*m), unsafe.Add(p, 12*m)
+		var s0, s1, s2, s3 f32x8
+		k := 0
+		for ; k < m8; k += 8 {
+			xv := ld32At(px, k)
+			s0 = ld32At(p, k).MulAdd(xv, s0)
+			s1 = ld32At(p1, k).MulAdd(xv, s1)
+			s2 = ld32At(p2, k).MulAdd(xv, s2)
+			s3 = ld32At(p3, k).MulAdd(xv, s3)
+		}
+		if k < m {
+			s0 = ld32At(p, k).MulAdd(xt, s0)
+			s1 = ld32At(p1, k).MulAdd(xt, s1)
+			s2 = ld32At(p2, k).MulAdd(xt, s2)
+			s3 = ld32At(p3, k).MulAdd(xt, s3)
+		}
+		t := s0.AddPairsGrouped(s1).AddPairsGrouped(s2.AddPairsGrouped(s3))
+		dot := t.GetLo().Add(t.GetHi())
+		bq := archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(p, 4*(4*m+4))))
+		uq := archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(p, 4*4*m)))
+		a[j] = uq.MulAdd(archsimd.BroadcastFloat32x4(float32(*at(ph, j))), bq).Add(dot).ConvertToFloat64()
+	}
+}

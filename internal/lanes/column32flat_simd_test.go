@@ -280,3 +280,43 @@ func TestNormalize32IsNormalize(t *testing.T) {
 		}
 	}
 }
+
+// Stage32 gives the bits of Preact32 followed by Cell32 at every width of
+// four columns' inputs (with and without a partial last octet); one that
+// read the wrong column's previous cell state (the teeth) does not.
+func TestStage32IsPreactCell(t *testing.T) {
+	const u = 4
+	for m := 1; m <= 40; m++ {
+		rng := rand.New(rand.NewPCG(uint64(m), 9))
+		b, _ := f32s(rng, u*arch.ColumnParams(m), 0.5)
+		x, _ := f32s(rng, Padded32(m), 1)
+		hp, cp := make([]float64, u), make([]float64, u)
+		for j := range u {
+			hp[j], cp[j] = rng.NormFloat64(), rng.NormFloat64()
+		}
+		run := func(stage bool, cp []float64) [7][]float64 {
+			var g [7][]float64
+			for q := range g {
+				g[q] = make([]float64, u)
+			}
+			if stage {
+				Stage32(g[0], g[1], g[2], g[3], hp, cp, g[4], g[5], g[6], b, x, m)
+			} else {
+				Preact32(g[0], g[1], g[2], g[3], hp, b, x, m)
+				Cell32(g[0], g[1], g[2], g[3], cp, g[4], g[5], g[6])
+			}
+			return g
+		}
+		got, want := run(true, cp), run(false, cp)
+		for q := range got {
+			for j := range u {
+				if math.Float64bits(got[q][j]) != math.Float64bits(want[q][j]) {
+					t.Fatalf("m %d slice %d column %d: %v vs %v", m, q, j, got[q][j], want[q][j])
+				}
+			}
+		}
+		if bad := run(true, append(cp[1:], cp[0])); bad[4][0] == want[4][0] {
+			t.Errorf("m %d: Stage32 on the wrong column's cell state gives the same c", m)
+		}
+	}
+}

@@ -322,6 +322,12 @@ var kernels = []kernel{
 		Preact32(a.vec(u, zero), a.vec(u, zero), a.vec(u, zero), a.vec(u, zero), a.unit(u), a.vec32(u*arch.ColumnParams(m), unit),
 			a.vec32(Padded32(m), unit), m)
 	}},
+	{name: "Stage32", ulpsAt: func(s shape) float64 { return ulps32(sumBound(s)) + 8 }, call: func(a *args, s shape) {
+		u, m := s.U, s.M
+		gates := func() []float64 { return a.vec(u, zero) }
+		Stage32(gates(), gates(), gates(), gates(), a.unit(u), a.unit(u), a.vec(u, zero), a.vec(u, zero), a.vec(u, zero),
+			a.vec32(u*arch.ColumnParams(m), unit), a.vec32(Padded32(m), unit), m)
+	}},
 	{name: "Cell32", ulps: 8, call: func(a *args, s shape) {
 		u := s.U
 		pre := func(r *rand.Rand) float64 { return 8 * r.NormFloat64() }
