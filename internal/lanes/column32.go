@@ -145,7 +145,8 @@ func Normalize32(out, h, mean, variance, scale []float64, beta, oneMinus, eps fl
 // TraceScalars32 is TraceScalars with the recurrent weights u_q read from
 // float32 blocks (converted exactly to float64): the same float64
 // operations, so its scalars are those of TraceScalars on the blocks'
-// values.
+// values (the lane path: four columns per instruction, as TraceScalars',
+// its κ stored as whole registers, which the trace kernel loads).
 func TraceScalars32(k TraceCoef, i, f, g, o, cp, tc []float64, blocks []float32, m int) {
 	u := len(cp)
 	size := arch.ColumnParams(m)
@@ -154,6 +155,11 @@ func TraceScalars32(k TraceCoef, i, f, g, o, cp, tc []float64, blocks []float32,
 			u, m, len(blocks), len(i), len(f), len(g), len(o), len(tc)))
 	}
 	k.check("TraceScalars32", u)
+	if useLanes {
+		traceScalars32Lanes(k, i, f, g, o, cp, tc, blocks, m)
+		clearUpper()
+		return
+	}
 	for j, cpj := range cp {
 		uq := blocks[j*size+4*m : j*size+4*m+4]
 		ij, fj, gj, oj, tj := i[j], f[j], g[j], o[j], tc[j]

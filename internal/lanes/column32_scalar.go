@@ -27,3 +27,7 @@ func normalize32Lanes(out, h, mean, variance, scale []float64, beta, oneMinus, e
 func stage32Four(ai, af, ag, ao, hp, cp, c, tc, h []float64, blocks, x []float32, m int) {
 	panic(unreachable)
 }
+
+func traceScalars32Lanes(k TraceCoef, i, f, g, o, cp, tc []float64, blocks []float32, m int) {
+	panic(unreachable)
+}

@@ -308,3 +308,65 @@ func preact32Four(a *[4]f64x4, pb, px, ph unsafe.Pointer, m int) {
 		a[j] = uq.MulAdd(archsimd.BroadcastFloat32x4(float32(*at(ph, j))), bq).Add(dot).ConvertToFloat64()
 	}
 }
+
+// traceScalars32Lanes is the lane path of TraceScalars32: traceScalarsLanes
+// with the recurrent weights read from float32 blocks.
+func traceScalars32Lanes(k TraceCoef, i, f, g, o, cp, tc []float64, blocks []float32, m int) {
+	u := len(cp)
+	n4 := u &^ 3
+	size := 4*m + 8
+	pb, pk := base32(blocks), base(k.K)
+	zero := ld(&kZero)
+	uq := func(j int) f64x4 {
+		return archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(pb, 4*(j*size+4*m)))).ConvertToFloat64()
+	}
+	for j := 0; j < n4; j += 4 {
+		ui, uf, ug, uo := transpose4(uq(j), uq(j+1), uq(j+2), uq(j+3))
+		A, B, E, D, ki, kf, kg := traceScalars4(ldAt(base(i), j), ldAt(base(f), j), ldAt(base(g), j), ldAt(base(o), j),
+			ldAt(base(cp), j), ldAt(base(tc), j), ui, uf, ug, uo)
+		stAt(A, base(k.A), j)
+		stAt(B, base(k.B), j)
+		stAt(E, base(k.E), j)
+		k0, k1, k2, k3 := transpose4(ki, kf, kg, zero)
+		d0, d1, d2, d3 := transpose4(zero, zero, zero, D)
+		stAt(k0, pk, 8*j)
+		stAt(d0, pk, 8*j+4)
+		stAt(k1, pk, 8*j+8)
+		stAt(d1, pk, 8*j+12)
+		stAt(k2, pk, 8*j+16)
+		stAt(d2, pk, 8*j+20)
+		stAt(k3, pk, 8*j+24)
+		stAt(d3, pk, 8*j+28)
+	}
+	if n4 == u {
+		return
+	}
+	r := u - n4
+	u0, u1, u2 := uq(n4), zero, zero
+	if r > 1 {
+		u1 = uq(n4 + 1)
+	}
+	if r > 2 {
+		u2 = uq(n4 + 2)
+	}
+	ui, uf, ug, uo := transpose4(u0, u1, u2, zero)
+	i, f, g, o, cp, tc = i[n4:u], f[n4:u], g[n4:u], o[n4:u], cp[n4:u], tc[n4:u]
+	A, B, E, D, ki, kf, kg := traceScalars4(archsimd.LoadFloat64x4SlicePart(i), archsimd.LoadFloat64x4SlicePart(f),
+		archsimd.LoadFloat64x4SlicePart(g), archsimd.LoadFloat64x4SlicePart(o),
+		archsimd.LoadFloat64x4SlicePart(cp), archsimd.LoadFloat64x4SlicePart(tc), ui, uf, ug, uo)
+	A.StoreSlicePart(k.A[n4:u])
+	B.StoreSlicePart(k.B[n4:u])
+	E.StoreSlicePart(k.E[n4:u])
+	k0, k1, k2, _ := transpose4(ki, kf, kg, zero)
+	d0, d1, d2, _ := transpose4(zero, zero, zero, D)
+	stAt(k0, pk, 8*n4)
+	stAt(d0, pk, 8*n4+4)
+	if r > 1 {
+		stAt(k1, pk, 8*n4+8)
+		stAt(d1, pk, 8*n4+12)
+	}
+	if r > 2 {
+		stAt(k2, pk, 8*n4+16)
+		stAt(d2, pk, 8*n4+20)
+	}
+}
