@@ -194,8 +194,9 @@ func StageTrace32(ht, ct, x []float32, f, hp []float64, k TraceCoef) {
 //
 //	z ← d·z + c[j]·ht'   if add,      z ← c[j]·ht'   otherwise,
 //
-// with d and c[j] rounded to float32. The lane path (m ≥ 8) reads each
-// trace once.
+// with d and c[j] rounded to float32. The lane path (m ≥ 2) reads each
+// trace once: as flat octets of each column's block for m ≤ 32
+// (stageTraceFold32Flat), row by row above.
 func StageTraceFold32(ht, ct, x []float32, f, hp []float64, k TraceCoef, z []float32, d float64, c []float64, add bool) {
 	u, m := len(hp), len(x)
 	if len(z) != u*arch.ColumnParams(m) || len(c) < u {

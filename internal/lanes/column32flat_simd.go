@@ -30,9 +30,10 @@ var (
 // coefficients by a permutation of the column's κ (TraceCoef.K: κ_i, κ_f,
 // κ_g, 0, 0, 0, 0, D) by the lane's gate, and its direct term from x
 // repeated four times (one copy per gate row), both laid out once per call
-// for every column. The last m mod 2 octet of the input rows (m odd) is the
-// octet ending at 4m, computed from the old values before the others and
-// stored after them; the block's last eight entries are one octet.
+// for every column. When m is odd the input rows end in half an octet:
+// the octet ending at 4m is computed from the old values before the
+// others and stored after them. The block's last eight entries are one
+// octet.
 func stageTraceFold32Flat(ht, ct, x []float32, f, hp []float64, k TraceCoef, z []float32, d float64, c []float64, add bool) {
 	m := len(x)
 	n := 4 * m
