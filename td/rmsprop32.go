@@ -55,8 +55,7 @@ func (r *RMSProp32) Update(theta, u []float32, s float64) {
 	b, eps, head := o.beta(), o.epsilon(), o.headStepSize()
 	h0, h1 := r.layout.HeadStart, r.layout.HeadEnd
 	lanes.RMSProp32(theta[:h0], u[:h0], r.v[:h0], s, r.StepSize, b, eps)
-	lanes.RMSProp32(theta[h0:h1], u[h0:h1], r.v[h0:h1], s, head, b, eps)
-	lanes.RMSProp32(theta[h1:], u[h1:], r.v[h1:], s, r.StepSize, b, eps)
+	lanes.RMSPropHead32(theta[h0:], u[h0:], r.v[h0:], h1-h0, s, head, r.StepSize, b, eps)
 }
 
 // UpdateFold implements TraceFolder: the body in one pass

@@ -320,3 +320,38 @@ func TestStage32IsPreactCell(t *testing.T) {
 		}
 	}
 }
+
+// RMSPropHead32 gives the bits of RMSProp32 on the head and then on the
+// rest at every length and split; one with the two step sizes swapped (the
+// teeth) does not.
+func TestRMSPropHead32IsTwoCalls(t *testing.T) {
+	for n := 0; n <= 12; n++ {
+		for nh := 0; nh <= n; nh++ {
+			rng := rand.New(rand.NewPCG(uint64(n), uint64(nh)))
+			th1, _ := f32s(rng, n, 1)
+			u, _ := f32s(rng, n, 1)
+			v1 := make([]float32, n)
+			for i := range v1 {
+				v1[i] = float32(rng.Float64())
+			}
+			th2, v2 := append([]float32(nil), th1...), append([]float32(nil), v1...)
+			RMSPropHead32(th1, u, v1, nh, 0.3, 1e-3/7, 1e-3, 0.9999, 1e-8)
+			RMSProp32(th2[:nh], u[:nh], v2[:nh], 0.3, 1e-3/7, 0.9999, 1e-8)
+			RMSProp32(th2[nh:], u[nh:], v2[nh:], 0.3, 1e-3, 0.9999, 1e-8)
+			if err := same32("θ", th1, th2); err != nil {
+				t.Fatalf("n %d head %d: %v", n, nh, err)
+			}
+			if err := same32("v", v1, v2); err != nil {
+				t.Fatalf("n %d head %d: %v", n, nh, err)
+			}
+			if nh > 0 && nh < n {
+				RMSPropHead32(th1, u, v1, nh, 0.3, 1e-3, 1e-3/7, 0.9999, 1e-8)
+				RMSProp32(th2[:nh], u[:nh], v2[:nh], 0.3, 1e-3/7, 0.9999, 1e-8)
+				RMSProp32(th2[nh:], u[nh:], v2[nh:], 0.3, 1e-3, 0.9999, 1e-8)
+				if same32("θ", th1, th2) == nil {
+					t.Errorf("n %d head %d: swapped step sizes give the same θ", n, nh)
+				}
+			}
+		}
+	}
+}

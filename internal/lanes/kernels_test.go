@@ -379,6 +379,9 @@ var kernels = []kernel{
 	{name: "RMSProp32", ulps: ulps32(8), call: func(a *args, s shape) {
 		RMSProp32(a.vec32(s.N, zero), a.vec32(s.N, normal), a.vec32(s.N, small), -0.7, 1e-3, 0.9999, 1e-8)
 	}},
+	{name: "RMSPropHead32", ulps: ulps32(8), call: func(a *args, s shape) {
+		RMSPropHead32(a.vec32(s.N, zero), a.vec32(s.N, normal), a.vec32(s.N, small), s.N*(s.U%14)/14, -0.7, 1e-3/7, 1e-3, 0.9999, 1e-8)
+	}},
 	{name: "RMSPropFold32", ulps: ulps32(8), call: func(a *args, s shape) {
 		RMSPropFold32(a.vec32(s.N, zero), a.vec32(s.N, normal), a.vec32(s.N, small), a.vec32(s.N, normal), 0.3, 1e-3, 0.9999, 1e-8, 0.891, -0.37)
 	}},

@@ -35,6 +35,25 @@ func RMSProp32(theta, u, v []float32, s, alpha, b, eps float64) {
 	rmsprop32Scalar(theta[:n], u, v[:n], s, alpha, b, eps)
 }
 
+// RMSPropHead32 is RMSProp32 on the entries [0, nh) of θ, u and v with
+// step size alphaHead, then on [nh, len(u)) with alpha: a network's head
+// and bias in one call. The lane path takes up to 8 entries in one masked
+// octet with a step size per lane (bitwise the two calls' values); more
+// entries take the two calls.
+func RMSPropHead32(theta, u, v []float32, nh int, s, alphaHead, alpha, b, eps float64) {
+	n := len(u)
+	if nh < 0 || nh > n || len(theta) < n || len(v) < n {
+		panic(fmt.Sprintf("lanes: RMSPropHead32 of %d entries (head %d) with θ %d and v %d", n, nh, len(theta), len(v)))
+	}
+	if useLanes && n > 0 && n <= 8 {
+		rmsprop32HeadLanes(theta[:n], u, v[:n], nh, s, alphaHead, alpha, b, eps)
+		clearUpper()
+		return
+	}
+	RMSProp32(theta[:nh], u[:nh], v[:nh], s, alphaHead, b, eps)
+	RMSProp32(theta[nh:n], u[nh:], v[nh:n], s, alpha, b, eps)
+}
+
 // RMSPropFold32 is RMSProp32(theta, u, v, s, alpha, b, eps) followed by u ←
 // d·u + c·t in float32 (d, c rounded): the RMSProp step reads u before the
 // fold. The lane path (n ≥ 8) does both in one pass.

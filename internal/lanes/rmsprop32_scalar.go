@@ -10,3 +10,7 @@ func rmspropFold32Lanes(theta, u, v, t []float32, s, alpha, b, eps, d, c float64
 }
 
 func rmsprop32PartLanes(theta, u, v []float32, s, alpha, b, eps float64) { panic(unreachable) }
+
+func rmsprop32HeadLanes(theta, u, v []float32, nh int, s, alphaHead, alpha, b, eps float64) {
+	panic(unreachable)
+}

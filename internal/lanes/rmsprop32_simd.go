@@ -100,3 +100,15 @@ func rmsprop32PartLanes(theta, u, v []float32, s, alpha, b, eps float64) {
 	vi.StoreSlicePart(v)
 	archsimd.LoadFloat32x8SlicePart(theta).Add(va.Mul(g).Div(vi.Sqrt().Add(ve))).StoreSlicePart(theta)
 }
+
+// rmsprop32HeadLanes is the lane path of RMSPropHead32 (0 < n ≤ 8):
+// rmsprop32PartLanes with step size alphaHead in the lanes below nh.
+func rmsprop32HeadLanes(theta, u, v []float32, nh int, s, alphaHead, alpha, b, eps float64) {
+	vs, vb, vc := bc32(float32(s)), bc32(float32(b)), bc32(float32(1-b))
+	va := bc32(float32(alphaHead)).Merge(bc32(float32(alpha)), archsimd.LoadFloat32x8(&laneIndex32).Less(bc32(float32(nh))))
+	ve := bc32(float32(eps))
+	g := vs.Mul(archsimd.LoadFloat32x8SlicePart(u))
+	vi := vc.Mul(g).MulAdd(g, vb.Mul(archsimd.LoadFloat32x8SlicePart(v)))
+	vi.StoreSlicePart(v)
+	archsimd.LoadFloat32x8SlicePart(theta).Add(va.Mul(g).Div(vi.Sqrt().Add(ve))).StoreSlicePart(theta)
+}
