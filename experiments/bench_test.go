@@ -39,19 +39,29 @@ func lastStageAgent[T arch.Float](l arch.EngineOf[T], layout td.Layout, opt td.O
 }
 
 // newFinalStageAgent returns the environment and a started agent for the
-// resolved cfg, with a network learner moved to its last stage (all features).
-func newFinalStageAgent(tb testing.TB, cfg RunConfig) (*td.Agent[float64], func(x []float64) (float64, float64)) {
+// resolved cfg, with a network learner moved to its last stage (all
+// features): the float64 engine for T = float64, the float32 engine for
+// T = float32.
+func newFinalStageAgent[T arch.Float](tb testing.TB, cfg RunConfig) (*td.Agent[T], func(x []float64) (float64, float64)) {
+	_, cfg.Float32 = any(T(0)).(float32)
 	r, err := cfg.Resolve()
 	if err != nil {
 		tb.Fatal(err)
 	}
 	e := r.NewEnv()
-	l, layout, opt := r.NewLearner(e.ObservationSize())
-	a := lastStageAgent(l, layout, opt, r.Config())
+	var a any
+	if cfg.Float32 {
+		l, layout, opt := r.NewLearner32(e.ObservationSize())
+		a = lastStageAgent(l, layout, opt, r.Config())
+	} else {
+		l, layout, opt := r.NewLearner(e.ObservationSize())
+		a = lastStageAgent(l, layout, opt, r.Config())
+	}
+	agent := a.(*td.Agent[T])
 	x := make([]float64, e.ObservationSize())
 	e.Next(x)
-	a.Start(x)
-	return a, e.Next
+	agent.Start(x)
+	return agent, e.Next
 }
 
 // BenchmarkEndToEnd measures one step of a run: environment, learner step and
@@ -59,7 +69,7 @@ func newFinalStageAgent(tb testing.TB, cfg RunConfig) (*td.Agent[float64], func(
 func BenchmarkEndToEnd(b *testing.B) {
 	for _, tc := range endToEndCases {
 		b.Run(tc.name, func(b *testing.B) {
-			a, next := newFinalStageAgent(b, tc.cfg)
+			a, next := newFinalStageAgent[float64](b, tc.cfg)
 			x := make([]float64, 12)
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -76,7 +86,7 @@ func TestEndToEndZeroAllocs(t *testing.T) {
 		for _, o := range []string{OptimizerAdam, OptimizerRMSProp} {
 			cfg := tc.cfg
 			cfg.Optimizer = o
-			a, next := newFinalStageAgent(t, cfg)
+			a, next := newFinalStageAgent[float64](t, cfg)
 			x := make([]float64, 12)
 			allocs := testing.AllocsPerRun(200, func() {
 				c, _ := next(x)
