@@ -207,18 +207,24 @@ func fold32(hn, z, vd, vc f32x8, add bool) f32x8 {
 	return vc.Mul(hn)
 }
 
-// cell32Lanes is the lane path of Cell32 (eight float64 lanes): cell4's
-// operations in octets, the last one partial.
+// cell32Lanes is the lane path of Cell32 (eight lanes): the octets of
+// pre-activations rounded to float32 (exact: Preact32's sums are float32),
+// σ and tanh in eight float32 lanes (act32x8, one exponential and one
+// division per lane), their values widened to float64 exactly, c = f·cp +
+// i·g in float64, tanh c from c rounded to float32, h = o·tanh c in
+// float64; the last octet with masked loads and stores.
 func cell32Lanes(ai, af, ag, ao, cp, c, tc, h []float64) {
 	u := len(cp)
+	zero := ld32c(&k32Zero)
+	isS, isT := ld32c(&k32TanhLanes[0]).Greater(zero), ld32c(&k32TanhLanes[3]).Greater(zero)
 	for j := 0; j < u; j += 8 {
 		e := min(j+8, u)
-		i := sigmoid8(archsimd.LoadFloat64x8SlicePart(ai[j:e]))
-		f := sigmoid8(archsimd.LoadFloat64x8SlicePart(af[j:e]))
-		g := tanh8(archsimd.LoadFloat64x8SlicePart(ag[j:e]))
-		o := sigmoid8(archsimd.LoadFloat64x8SlicePart(ao[j:e]))
+		i := act32x8(archsimd.LoadFloat64x8SlicePart(ai[j:e]).ConvertToFloat32(), isS).ConvertToFloat64()
+		f := act32x8(archsimd.LoadFloat64x8SlicePart(af[j:e]).ConvertToFloat32(), isS).ConvertToFloat64()
+		g := act32x8(archsimd.LoadFloat64x8SlicePart(ag[j:e]).ConvertToFloat32(), isT).ConvertToFloat64()
+		o := act32x8(archsimd.LoadFloat64x8SlicePart(ao[j:e]).ConvertToFloat32(), isS).ConvertToFloat64()
 		cn := f.Mul(archsimd.LoadFloat64x8SlicePart(cp[j:e])).Add(i.Mul(g))
-		t := tanh8(cn)
+		t := act32x8(cn.ConvertToFloat32(), isT).ConvertToFloat64()
 		i.StoreSlicePart(ai[j:e])
 		f.StoreSlicePart(af[j:e])
 		g.StoreSlicePart(ag[j:e])
