@@ -105,3 +105,22 @@ func BenchmarkCell32(b *testing.B) {
 		Cell32(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7])
 	}
 }
+
+// BenchmarkTraceScalars32 times TraceScalars32 on a stage of 7 columns of
+// 12 inputs (Columnar 7 on trace patterning), ns per call.
+func BenchmarkTraceScalars32(b *testing.B) {
+	const u, m = 7, 12
+	rng := rand.New(rand.NewPCG(1, 2))
+	blocks, _ := f32s(rng, u*arch.ColumnParams(m), 0.5)
+	var a [6][]float64
+	for q := range a {
+		a[q] = make([]float64, u)
+		for j := range a[q] {
+			a[q][j] = rng.Float64()
+		}
+	}
+	k := NewTraceCoef(u)
+	for b.Loop() {
+		TraceScalars32(k, a[0], a[1], a[2], a[3], a[4], a[5], blocks, m)
+	}
+}
