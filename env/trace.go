@@ -324,11 +324,17 @@ func (e *TracePatterning) generate(t int64) {
 	}
 }
 
-// firstUS returns the first generated US step after t, or −1.
+// firstUS returns the first generated US step after t, or −1. (The ring
+// index wraps by a comparison: head < len(ring) and size ≤ len(ring), and
+// an integer division per trial was a measurable part of Next.)
 func (e *TracePatterning) firstUS(t int64) int64 {
-	for i := 0; i < e.size; i++ {
-		if u := e.ring[(e.head+i)%len(e.ring)].us; u > t {
+	j, n := e.head, len(e.ring)
+	for range e.size {
+		if u := e.ring[j].us; u > t {
 			return u
+		}
+		if j++; j == n {
+			j = 0
 		}
 	}
 	return -1

@@ -104,12 +104,18 @@ func Stage32(ai, af, ag, ao, hp, cp, c, tc, h []float64, blocks, x []float32, m 
 	clearUpper()
 }
 
-// Cell32 is Cell for the float32 engine, bitwise Cell's values: on a CPU
-// with eight float64 lanes (AVX-512) a stage of u > 4 columns takes eight
-// columns per instruction, the last octet with masked loads and stores
-// (Columnar 7 in one octet instead of two quads), with the exponentials
-// that are bitwise the four-lane ones; elsewhere (and for a stage that
-// fits one quad) it is Cell.
+// Cell32 is Cell for the float32 engine, whose pre-activations are
+// float32 sums (Preact32): on a CPU with eight float64 lanes (AVX-512) a
+// stage of u > 4 columns takes eight columns per instruction, the last
+// octet with masked loads and stores (Columnar 7 in one octet), σ and tanh
+// in eight float32 lanes (one exponential and one division per lane, with
+// Cephes's expf and tanhf, each within 4·2⁻²⁴ of its exact value, relative,
+// or 2⁻¹²⁶ where σ underflows) from the pre-activations rounded to float32,
+//
+//	c = f·cp + i·g (float64)    tc = tanh(float32(c))    h = o·tc (float64)
+//
+// with the activations widened to float64 exactly; elsewhere (and for a
+// stage that fits one quad) it is Cell.
 func Cell32(ai, af, ag, ao, cp, c, tc, h []float64) {
 	u := len(cp)
 	if !eightLanes32() || u <= 4 {

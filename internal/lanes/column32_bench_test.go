@@ -69,3 +69,58 @@ func BenchmarkFloat32Kernels(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkRMSProp32 times RMSProp32 at the size of Columnar 7's columns
+// on trace patterning's 12 inputs (7 blocks of 56 entries), ns per call:
+//
+//	GOEXPERIMENT=simd go test -run '^$' -bench BenchmarkRMSProp32 ./internal/lanes
+func BenchmarkRMSProp32(b *testing.B) {
+	n := 7 * arch.ColumnParams(12)
+	rng := rand.New(rand.NewPCG(1, 2))
+	th, _ := f32s(rng, n, 0.1)
+	u, _ := f32s(rng, n, 0.1)
+	v := make([]float32, n)
+	for b.Loop() {
+		RMSProp32(th, u, v, 1e-3, 3e-4, 0.999, 0.01)
+	}
+}
+
+// BenchmarkCell32 times Cell32 on a stage of 7 columns (Columnar 7), ns
+// per call.
+func BenchmarkCell32(b *testing.B) {
+	const u = 7
+	rng := rand.New(rand.NewPCG(1, 2))
+	var a [8][]float64
+	for q := range a {
+		a[q] = make([]float64, u)
+	}
+	pre := make([][]float64, 4)
+	for q := range pre {
+		_, pre[q] = f32s(rng, u, 2)
+	}
+	for b.Loop() {
+		for q := range 4 {
+			copy(a[q], pre[q])
+		}
+		Cell32(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7])
+	}
+}
+
+// BenchmarkTraceScalars32 times TraceScalars32 on a stage of 7 columns of
+// 12 inputs (Columnar 7 on trace patterning), ns per call.
+func BenchmarkTraceScalars32(b *testing.B) {
+	const u, m = 7, 12
+	rng := rand.New(rand.NewPCG(1, 2))
+	blocks, _ := f32s(rng, u*arch.ColumnParams(m), 0.5)
+	var a [6][]float64
+	for q := range a {
+		a[q] = make([]float64, u)
+		for j := range a[q] {
+			a[q][j] = rng.Float64()
+		}
+	}
+	k := NewTraceCoef(u)
+	for b.Loop() {
+		TraceScalars32(k, a[0], a[1], a[2], a[3], a[4], a[5], blocks, m)
+	}
+}

@@ -207,18 +207,22 @@ func fold32(hn, z, vd, vc f32x8, add bool) f32x8 {
 	return vc.Mul(hn)
 }
 
-// cell32Lanes is the lane path of Cell32 (eight float64 lanes): cell4's
-// operations in octets, the last one partial.
+// cell32Lanes is the lane path of Cell32 (eight lanes): the octets of
+// pre-activations rounded to float32 (exact: Preact32's sums are float32),
+// σ and tanh in eight float32 lanes (sigmoid32x8 and tanh32x8, act32x8's
+// values: one exponential and one division per lane), their values widened to float64 exactly, c = f·cp +
+// i·g in float64, tanh c from c rounded to float32, h = o·tanh c in
+// float64; the last octet with masked loads and stores.
 func cell32Lanes(ai, af, ag, ao, cp, c, tc, h []float64) {
 	u := len(cp)
 	for j := 0; j < u; j += 8 {
 		e := min(j+8, u)
-		i := sigmoid8(archsimd.LoadFloat64x8SlicePart(ai[j:e]))
-		f := sigmoid8(archsimd.LoadFloat64x8SlicePart(af[j:e]))
-		g := tanh8(archsimd.LoadFloat64x8SlicePart(ag[j:e]))
-		o := sigmoid8(archsimd.LoadFloat64x8SlicePart(ao[j:e]))
+		i := sigmoid32x8(archsimd.LoadFloat64x8SlicePart(ai[j:e]).ConvertToFloat32()).ConvertToFloat64()
+		f := sigmoid32x8(archsimd.LoadFloat64x8SlicePart(af[j:e]).ConvertToFloat32()).ConvertToFloat64()
+		g := tanh32x8(archsimd.LoadFloat64x8SlicePart(ag[j:e]).ConvertToFloat32()).ConvertToFloat64()
+		o := sigmoid32x8(archsimd.LoadFloat64x8SlicePart(ao[j:e]).ConvertToFloat32()).ConvertToFloat64()
 		cn := f.Mul(archsimd.LoadFloat64x8SlicePart(cp[j:e])).Add(i.Mul(g))
-		t := tanh8(cn)
+		t := tanh32x8(cn.ConvertToFloat32()).ConvertToFloat64()
 		i.StoreSlicePart(ai[j:e])
 		f.StoreSlicePart(af[j:e])
 		g.StoreSlicePart(ag[j:e])
@@ -227,6 +231,32 @@ func cell32Lanes(ai, af, ag, ao, cp, c, tc, h []float64) {
 		t.StoreSlicePart(tc[j:e])
 		o.Mul(t).StoreSlicePart(h[j:e])
 	}
+}
+
+// sigmoid32x8 is act32x8 with every lane σ (the same operations on
+// them, so its bits), without its selections.
+func sigmoid32x8(a f32x8) f32x8 {
+	one := ld32c(&k32One)
+	return a.Merge(one.Div(one.Add(exp32x8(ld32c(&k32Zero).Sub(a)))), a.IsNaN())
+}
+
+// tanh32x8 is act32x8 with every lane tanh (the same operations on them,
+// so its bits), without the σ lanes' selection.
+func tanh32x8(a f32x8) f32x8 {
+	signBit := archsimd.BroadcastInt32x8(-1 << 31)
+	ai := a.AsInt32x8()
+	sign := ai.And(signBit)
+	z := ai.AndNot(signBit).AsFloat32x8() // |a|
+	one := ld32c(&k32One)
+	r := one.Div(one.Add(exp32x8(z.Add(z))))
+	s := a.Mul(a)
+	p := ld32c(&k32T0).MulAdd(s, ld32c(&k32T1))
+	p = p.MulAdd(s, ld32c(&k32T2))
+	p = p.MulAdd(s, ld32c(&k32T3))
+	p = p.MulAdd(s, ld32c(&k32T4))
+	small := p.Mul(s).MulAdd(a, a)
+	large := r.MulAdd(ld32c(&k32NegTwo), one).AsInt32x8().Or(sign).AsFloat32x8()
+	return a.Merge(small.Merge(large, z.Less(ld32c(&k32TanhSmall))), a.IsNaN())
 }
 
 // eightLanes32 reports whether the eight-lane float64 paths run.

@@ -128,41 +128,6 @@ func BenchmarkStageTraceFold32Narrow(b *testing.B) {
 	}
 }
 
-// Cell32 gives Cell's bits at every stage width (one octet, a partial one,
-// several), so that the float32 engine's states are those it had with
-// Cell; a Cell32 that read the previous cell state of the wrong column
-// (the teeth) does not.
-func TestCell32IsCell(t *testing.T) {
-	for u := 1; u <= 17; u++ {
-		rng := rand.New(rand.NewPCG(uint64(u), 3))
-		var a, b [8][]float64
-		for q := range a {
-			a[q] = make([]float64, u)
-			for j := range a[q] {
-				a[q][j] = 4 * rng.NormFloat64()
-			}
-			b[q] = append([]float64(nil), a[q]...)
-		}
-		Cell32(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7])
-		Cell(b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7])
-		for q := range a {
-			for j := range a[q] {
-				if math.Float64bits(a[q][j]) != math.Float64bits(b[q][j]) {
-					t.Fatalf("u %d slice %d column %d: %v vs %v", u, q, j, a[q][j], b[q][j])
-				}
-			}
-		}
-		if u > 4 && eightLanes {
-			rotated := append(b[4][1:], b[4][0])
-			Cell32(b[0], b[1], b[2], b[3], rotated, b[5], b[6], b[7])
-			Cell(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7])
-			if math.Float64bits(a[5][0]) == math.Float64bits(b[5][0]) {
-				t.Errorf("u %d: a Cell32 on the wrong columns' cell states gives Cell's", u)
-			}
-		}
-	}
-}
-
 // dot4x8 returns the dot products of the four rows p[q·m:q·m+m] with
 // x[:m], gate order in the lanes, eight partial sums per row; the last
 // octet's lanes beyond m are zeroed in x.

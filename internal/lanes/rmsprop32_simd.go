@@ -19,10 +19,14 @@ func rmsprop32Lanes(theta, u, v []float32, s, alpha, b, eps float64) {
 func rmsprop32SharedAt(pt, pu, pv unsafe.Pointer, n int, s, alpha, b, c, eps float32) {
 	vs, vb, vc, va, ve := bc32(s), bc32(b), bc32(c), bc32(alpha), bc32(eps)
 	n8 := n &^ 7
-	// The last octet, from the old values.
-	g := vs.Mul(ld32At(pu, n-8))
-	lv := vc.Mul(g).MulAdd(g, vb.Mul(ld32At(pv, n-8)))
-	lt := ld32At(pt, n-8).Add(va.Mul(g).Div(lv.Sqrt().Add(ve)))
+	// The last octet, from the old values (when n is not a whole number
+	// of octets).
+	var lv, lt f32x8
+	if n8 < n {
+		g := vs.Mul(ld32At(pu, n-8))
+		lv = vc.Mul(g).MulAdd(g, vb.Mul(ld32At(pv, n-8)))
+		lt = ld32At(pt, n-8).Add(va.Mul(g).Div(lv.Sqrt().Add(ve)))
+	}
 	k := 0
 	for ; k+16 <= n8; k += 16 {
 		g0, g1 := vs.Mul(ld32At(pu, k)), vs.Mul(ld32At(pu, k+8))
@@ -41,8 +45,10 @@ func rmsprop32SharedAt(pt, pu, pv unsafe.Pointer, n int, s, alpha, b, c, eps flo
 		st32At(vi, pv, k)
 		st32At(ld32At(pt, k).Add(va.Mul(g).Div(vi.Sqrt().Add(ve))), pt, k)
 	}
-	st32At(lv, pv, n-8)
-	st32At(lt, pt, n-8)
+	if n8 < n {
+		st32At(lv, pv, n-8)
+		st32At(lt, pt, n-8)
+	}
 }
 
 // rmspropFold32Lanes is the lane path of RMSPropFold32 (n ≥ 8).
