@@ -67,6 +67,10 @@ func (cfg TraceConfig) WithDefaults() TraceConfig {
 	return cfg
 }
 
+// ObservationSize returns the length of the task's observations: the CS
+// bits, the US and the distractors (zero Distractors takes its default).
+func (cfg TraceConfig) ObservationSize() int { return DistractorStart + cfg.WithDefaults().Distractors }
+
 // Validate reports whether cfg, after zero fields take their defaults,
 // describes a valid task: no negative field, every minimum at most its
 // maximum, γ in [0, 1).
@@ -235,7 +239,7 @@ func (e *TracePatterning) Config() TraceConfig { return e.cfg }
 func (e *TracePatterning) Gamma() float64 { return e.cfg.Gamma }
 
 // ObservationSize returns 7 + the number of distractors (12 by default).
-func (e *TracePatterning) ObservationSize() int { return DistractorStart + e.cfg.Distractors }
+func (e *TracePatterning) ObservationSize() int { return e.cfg.ObservationSize() }
 
 // ObservationNames returns the names of the observation's entries: cs0 to
 // cs5 for the CS bits, us for the US, d1 to dD for the distractors (d_k is on

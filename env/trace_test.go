@@ -324,3 +324,23 @@ func (unnamed) Next(dst []float64) (c, g float64) { return 0, 0 }
 func TestDefaultTraceConfigIsZeroValue(t *testing.T) {
 	assert.Equal(t, DefaultTraceConfig(), NewTracePatterning(TraceConfig{}, 1).Config())
 }
+
+// A configuration's observation length counts the six CS bits, the US and
+// its distractors, whether or not a stream is made from it.
+func TestTraceConfigObservationSize(t *testing.T) {
+	for _, tc := range []struct {
+		cfg  TraceConfig
+		want int
+	}{
+		{TraceConfig{}, 12},
+		{TraceConfig{Distractors: 3}, 10},
+		{TraceConfig{Distractors: 20, ISIMin: 8, ISIMax: 12}, 27},
+	} {
+		if got := tc.cfg.ObservationSize(); got != tc.want {
+			t.Errorf("%+v: ObservationSize() = %d, want %d", tc.cfg, got, tc.want)
+		}
+		if got := NewTracePatterning(tc.cfg, 1).ObservationSize(); got != tc.want {
+			t.Errorf("%+v: the stream's ObservationSize() = %d, want %d", tc.cfg, got, tc.want)
+		}
+	}
+}

@@ -31,6 +31,9 @@ func TestEveryStreamBuilds(t *testing.T) {
 		e, err := New(info.Name, opt)
 		require.NoError(t, err, info.Name)
 		assert.Equal(t, info.Inputs, e.ObservationSize(), info.Name)
+		if g, ok := e.(interface{ Gamma() float64 }); ok {
+			assert.Equal(t, info.Gamma, g.Gamma(), info.Name)
+		}
 		_, episodic := e.(env.Episodic)
 		assert.Equal(t, info.Episodic, episodic, info.Name)
 		x := make([]float64, e.ObservationSize())
