@@ -69,7 +69,13 @@ func (cfg TraceConfig) WithDefaults() TraceConfig {
 
 // ObservationSize returns the length of the task's observations: the CS
 // bits, the US and the distractors (zero Distractors takes its default).
-func (cfg TraceConfig) ObservationSize() int { return DistractorStart + cfg.WithDefaults().Distractors }
+func (cfg TraceConfig) ObservationSize() int {
+	d := cfg.Distractors
+	if d == 0 {
+		d = DefaultTraceConfig().Distractors
+	}
+	return DistractorStart + d
+}
 
 // Validate reports whether cfg, after zero fields take their defaults,
 // describes a valid task: no negative field, every minimum at most its
