@@ -48,21 +48,37 @@ func atariFrames() [][]float64 {
 func BenchmarkFloat32(b *testing.B) {
 	xs := atariFrames()
 	for _, c := range []struct{ k, H int }{{5, 7}, {15, 2}, {2, 25}} {
-		d := arch.Dense{Hidden: c.H, Inputs: 275}
-		p, _ := randomCase(rand.New(rand.NewPCG(1, 2)), d, 1, 0.1)
-		b.Run(fmt.Sprintf("%d:%d/f64", c.k, c.H), func(b *testing.B) {
-			e := NewTBPTT(d, c.k)
-			copy(e.Params(), p)
-			benchStepGrad(b, e, xs)
-		})
-		b.Run(fmt.Sprintf("%d:%d/f32", c.k, c.H), func(b *testing.B) {
-			e := NewTBPTT32(d, c.k)
-			for i, v := range p {
-				e.Params()[i] = float32(v)
-			}
-			benchStepGrad(b, e, xs)
-		})
+		benchBothEngines(b, arch.Dense{Hidden: c.H, Inputs: 275}, c.k, xs, false)
 	}
+}
+
+// benchBothEngines runs the sub-benchmarks "k:H/f64" and "k:H/f32": Step
+// and Grad of the float64 and the float32 engine of shape d and
+// truncation k from the same parameters (rounded for float32), timed by
+// benchStepGradChunks if chunks, else by benchStepGrad.
+func benchBothEngines(b *testing.B, d arch.Dense, k int, xs [][]float64, chunks bool) {
+	p, _ := randomCase(rand.New(rand.NewPCG(1, 2)), d, 1, 0.1)
+	name := fmt.Sprintf("%d:%d", k, d.Hidden)
+	b.Run(name+"/f64", func(b *testing.B) {
+		e := NewTBPTT(d, k)
+		copy(e.Params(), p)
+		if chunks {
+			benchStepGradChunks(b, e, xs)
+		} else {
+			benchStepGrad(b, e, xs)
+		}
+	})
+	b.Run(name+"/f32", func(b *testing.B) {
+		e := NewTBPTT32(d, k)
+		for i, v := range p {
+			e.Params()[i] = float32(v)
+		}
+		if chunks {
+			benchStepGradChunks(b, e, xs)
+		} else {
+			benchStepGrad(b, e, xs)
+		}
+	})
 }
 
 // benchStepGrad times Step and Grad of e on the frames xs after 100 steps
@@ -103,20 +119,7 @@ func BenchmarkFloat32TracePatterning(b *testing.B) {
 			}
 		}
 	}
-	d := arch.Dense{Hidden: 4, Inputs: 12}
-	p, _ := randomCase(rand.New(rand.NewPCG(1, 2)), d, 1, 0.1)
-	b.Run("15:4/f64", func(b *testing.B) {
-		e := NewTBPTT(d, 15)
-		copy(e.Params(), p)
-		benchStepGradChunks(b, e, xs)
-	})
-	b.Run("15:4/f32", func(b *testing.B) {
-		e := NewTBPTT32(d, 15)
-		for i, v := range p {
-			e.Params()[i] = float32(v)
-		}
-		benchStepGradChunks(b, e, xs)
-	})
+	benchBothEngines(b, arch.Dense{Hidden: 4, Inputs: 12}, 15, xs, true)
 }
 
 // benchStepGradChunks is benchStepGrad reporting also the 10th percentile
