@@ -61,34 +61,10 @@ func preact32Cols(ps *preact32Ptrs, m, u int) {
 	size := arch.ColumnParams(m)
 	px := ps.x
 	m8 := m &^ 7
-	var xt f32x8
-	if m8 < m {
-		xt = ld32At(px, m8).Masked(archsimd.LoadFloat32x8(&laneIndex32).Less(bc32(float32(m - m8))))
-	}
+	xt := lastOctet32(px, m, m8)
 	var a [4]float32
 	for j := range u {
-		p := unsafe.Add(ps.b, 4*j*size)
-		p1, p2, p3 := unsafe.Add(p, 4*m), unsafe.Add(p, 8*m), unsafe.Add(p, 12*m)
-		var s0, s1, s2, s3 f32x8
-		k := 0
-		for ; k < m8; k += 8 {
-			xv := ld32At(px, k)
-			s0 = ld32At(p, k).MulAdd(xv, s0)
-			s1 = ld32At(p1, k).MulAdd(xv, s1)
-			s2 = ld32At(p2, k).MulAdd(xv, s2)
-			s3 = ld32At(p3, k).MulAdd(xv, s3)
-		}
-		if k < m {
-			s0 = ld32At(p, k).MulAdd(xt, s0)
-			s1 = ld32At(p1, k).MulAdd(xt, s1)
-			s2 = ld32At(p2, k).MulAdd(xt, s2)
-			s3 = ld32At(p3, k).MulAdd(xt, s3)
-		}
-		t := s0.AddPairsGrouped(s1).AddPairsGrouped(s2.AddPairsGrouped(s3))
-		dot := t.GetLo().Add(t.GetHi())
-		bq := archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(p, 4*(4*m+4))))
-		uq := archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(p, 4*4*m)))
-		uq.MulAdd(archsimd.BroadcastFloat32x4(float32(*at(ps.h, j))), bq).Add(dot).Store(&a)
+		gatePreacts32(unsafe.Add(ps.b, 4*j*size), px, xt, m, m8, float32(*at(ps.h, j))).Store(&a)
 		*at(ps.i, j), *at(ps.f, j), *at(ps.g, j), *at(ps.o, j) = float64(a[0]), float64(a[1]), float64(a[2]), float64(a[3])
 	}
 }
@@ -309,34 +285,48 @@ func stage32Four(ai, af, ag, ao, hp, cp, c, tc, h []float64, blocks, x []float32
 func preact32Four(a *[4]f64x4, pb, px, ph unsafe.Pointer, m int) {
 	size := arch.ColumnParams(m)
 	m8 := m &^ 7
+	xt := lastOctet32(px, m, m8)
+	for j := range 4 {
+		a[j] = gatePreacts32(unsafe.Add(pb, 4*j*size), px, xt, m, m8, float32(*at(ph, j))).ConvertToFloat64()
+	}
+}
+
+// lastOctet32 returns the octet of x at m8 = m &^ 7 with its lanes from m
+// on zeroed (zero when m is a whole number of octets).
+func lastOctet32(px unsafe.Pointer, m, m8 int) f32x8 {
 	var xt f32x8
 	if m8 < m {
 		xt = ld32At(px, m8).Masked(archsimd.LoadFloat32x8(&laneIndex32).Less(bc32(float32(m - m8))))
 	}
-	for j := range 4 {
-		p := unsafe.Add(pb, 4*j*size)
-		p1, p2, p3 := unsafe.Add(p, 4*m), unsafe.Add(p, 8*m), unsafe.Add(p, 12*m)
-		var s0, s1, s2, s3 f32x8
-		k := 0
-		for ; k < m8; k += 8 {
-			xv := ld32At(px, k)
-			s0 = ld32At(p, k).MulAdd(xv, s0)
-			s1 = ld32At(p1, k).MulAdd(xv, s1)
-			s2 = ld32At(p2, k).MulAdd(xv, s2)
-			s3 = ld32At(p3, k).MulAdd(xv, s3)
-		}
-		if k < m {
-			s0 = ld32At(p, k).MulAdd(xt, s0)
-			s1 = ld32At(p1, k).MulAdd(xt, s1)
-			s2 = ld32At(p2, k).MulAdd(xt, s2)
-			s3 = ld32At(p3, k).MulAdd(xt, s3)
-		}
-		t := s0.AddPairsGrouped(s1).AddPairsGrouped(s2.AddPairsGrouped(s3))
-		dot := t.GetLo().Add(t.GetHi())
-		bq := archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(p, 4*(4*m+4))))
-		uq := archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(p, 4*4*m)))
-		a[j] = uq.MulAdd(archsimd.BroadcastFloat32x4(float32(*at(ph, j))), bq).Add(dot).ConvertToFloat64()
+	return xt
+}
+
+// gatePreacts32 returns the four gate pre-activations of the column whose
+// block starts at p, gate order in the lanes: eight partial sums per gate
+// of its rows' products with x (xt is x's last octet, lastOctet32), then
+// u_q·h + b_q.
+func gatePreacts32(p, px unsafe.Pointer, xt f32x8, m, m8 int, h float32) archsimd.Float32x4 {
+	p1, p2, p3 := unsafe.Add(p, 4*m), unsafe.Add(p, 8*m), unsafe.Add(p, 12*m)
+	var s0, s1, s2, s3 f32x8
+	k := 0
+	for ; k < m8; k += 8 {
+		xv := ld32At(px, k)
+		s0 = ld32At(p, k).MulAdd(xv, s0)
+		s1 = ld32At(p1, k).MulAdd(xv, s1)
+		s2 = ld32At(p2, k).MulAdd(xv, s2)
+		s3 = ld32At(p3, k).MulAdd(xv, s3)
 	}
+	if k < m {
+		s0 = ld32At(p, k).MulAdd(xt, s0)
+		s1 = ld32At(p1, k).MulAdd(xt, s1)
+		s2 = ld32At(p2, k).MulAdd(xt, s2)
+		s3 = ld32At(p3, k).MulAdd(xt, s3)
+	}
+	t := s0.AddPairsGrouped(s1).AddPairsGrouped(s2.AddPairsGrouped(s3))
+	dot := t.GetLo().Add(t.GetHi())
+	bq := archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(p, 4*(4*m+4))))
+	uq := archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(p, 4*4*m)))
+	return uq.MulAdd(archsimd.BroadcastFloat32x4(h), bq).Add(dot)
 }
 
 // traceScalars32Lanes is the lane path of TraceScalars32: traceScalarsLanes
