@@ -225,14 +225,21 @@ func tanh32x8(a f32x8) f32x8 {
 	z := ai.AndNot(signBit).AsFloat32x8() // |a|
 	one := ld32c(&k32One)
 	r := one.Div(one.Add(exp32x8(z.Add(z))))
+	return a.Merge(tanhFromParts32(a, z, sign, r), a.IsNaN())
+}
+
+// tanhFromParts32 returns tanh a from |a| (z), a's sign bits and
+// r = 1/(1 + e^{2|a|}): the odd polynomial below the small-argument
+// threshold, else (1 − 2r) with a's sign.
+func tanhFromParts32(a, z f32x8, sign archsimd.Int32x8, r f32x8) f32x8 {
 	s := a.Mul(a)
 	p := ld32c(&k32T0).MulAdd(s, ld32c(&k32T1))
 	p = p.MulAdd(s, ld32c(&k32T2))
 	p = p.MulAdd(s, ld32c(&k32T3))
 	p = p.MulAdd(s, ld32c(&k32T4))
 	small := p.Mul(s).MulAdd(a, a)
-	large := r.MulAdd(ld32c(&k32NegTwo), one).AsInt32x8().Or(sign).AsFloat32x8()
-	return a.Merge(small.Merge(large, z.Less(ld32c(&k32TanhSmall))), a.IsNaN())
+	large := r.MulAdd(ld32c(&k32NegTwo), ld32c(&k32One)).AsInt32x8().Or(sign).AsFloat32x8()
+	return small.Merge(large, z.Less(ld32c(&k32TanhSmall)))
 }
 
 // eightLanes32 reports whether the eight-lane float64 paths run.

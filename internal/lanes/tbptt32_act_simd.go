@@ -77,14 +77,7 @@ func act32x8(a tb8, isT archsimd.Mask32x8) tb8 {
 	one := ld32c(&k32One)
 	w := z.Add(z).Merge(ld32c(&k32Zero).Sub(a), isT)
 	r := one.Div(one.Add(exp32x8(w)))
-	s := a.Mul(a)
-	p := ld32c(&k32T0).MulAdd(s, ld32c(&k32T1))
-	p = p.MulAdd(s, ld32c(&k32T2))
-	p = p.MulAdd(s, ld32c(&k32T3))
-	p = p.MulAdd(s, ld32c(&k32T4))
-	small := p.Mul(s).MulAdd(a, a)
-	large := r.MulAdd(ld32c(&k32NegTwo), one).AsInt32x8().Or(sign).AsFloat32x8()
-	t := small.Merge(large, z.Less(ld32c(&k32TanhSmall)))
+	t := tanhFromParts32(a, z, sign, r)
 	return a.Merge(t.Merge(r, isT), a.IsNaN())
 }
 
