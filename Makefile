@@ -8,10 +8,11 @@ SCALE   ?= quick
 # lanes; `make test` checks the scalar build and `make test-simd` the lane one.
 SIMD    := GOEXPERIMENT=simd
 
-.PHONY: help build test test-full test-race staticcheck test-simd test-long verify bench test-learning clean plots
+.PHONY: help build pgo test test-full test-race staticcheck test-simd test-long verify bench test-learning clean plots
 
 help:
-	@echo "make build          build bin/ccn"
+	@echo "make build          build bin/ccn (with the CPU profile cmd/ccn/default.pgo)"
+	@echo "make pgo            profile ccn run on the timed configurations into cmd/ccn/default.pgo (about a minute)"
 	@echo "make test           go vet + the short tier: every package, every engine against the reference (minutes), scalar build"
 	@echo "make test-full      go vet + the full tier: every test at full size, sweeps end to end (no learning check), scalar build"
 	@echo "make test-race      the short tier under the race detector, scalar build"
@@ -27,6 +28,11 @@ help:
 
 build:
 	$(SIMD) $(GO) build -buildvcs=auto -o $(BIN) ./cmd/ccn
+
+# The profile of the profile-guided build (docs/performance.md). go build
+# applies cmd/ccn/default.pgo by default; this makes it again.
+pgo:
+	scripts/pgo-profile.sh
 
 # go test -json through internal/testreport: the usual one line per package,
 # failures in full, every skipped test with its reason (a missing tool), and

@@ -40,6 +40,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	force := fs.Bool("force", false, "rerun even if the directory holds a complete run (of any configuration)")
 	noGate := fs.Bool("no-gate", false, "skip the gradient check against the reference before the run")
 	inject := fs.String("inject", "", "inject a known mistake into the engines the gate checks, to see it refuse the run: "+injectionNames())
+	profile := fs.String("cpuprofile", "", "write a Go CPU profile of the run to this file (for go tool pprof)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -87,8 +88,16 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if !*noGate {
 		opts.Gate = func(r experiments.Resolved) error { return compare.RunGateInjected(r, in) }
 	}
+	prof, err := startCPUProfile(*profile)
+	if err != nil {
+		return err
+	}
 	s, err := experiments.Run(ctx, r, *out, opts)
 	var other *experiments.OtherRunError
+	refused := errors.As(err, &other) || errors.Is(err, experiments.ErrInvalid)
+	if perr := prof.stop(!refused); perr != nil && err == nil {
+		return exitError{exitRunFailed, fmt.Sprintf("--cpuprofile: %v", perr)}
+	}
 	switch {
 	case errors.As(err, &other):
 		return badInput("%s holds a complete run with %s %s, not %s; use --force to replace it, or another --out",

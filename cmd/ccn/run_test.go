@@ -67,6 +67,7 @@ func TestRunBadInput(t *testing.T) {
 		{"iti min above max", []string{"--iti-min", "150"}, "iti-min 150 is above iti-max 120"},
 		{"negative distractors", []string{"--distractors", "-1"}, "distractors -1 must not be negative"},
 		{"isi on a pixel game", []string{"--env", "breakout", "--isi-min", "8"}, "isi-min 8 does not apply to env breakout"},
+		{"cpuprofile in a missing directory", []string{"--cpuprofile", filepath.Join(base, "none", "cpu.prof")}, "--cpuprofile: open " + filepath.Join(base, "none", "cpu.prof")},
 		{"config iti too short", []string{"--config", write("iti.yaml", "isi-min: 8\nisi-max: 12\niti-min: 10\niti-max: 20\n")}, "isi-max 12 is above iti-min 10"},
 	}
 	for _, tt := range tests {
