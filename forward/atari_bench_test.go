@@ -21,17 +21,7 @@ var atariNetworks = []struct {
 // BenchmarkAtari measures Step + Grad at m = 275: one column and the
 // paper's Atari networks.
 func BenchmarkAtari(b *testing.B) {
-	b.Run("column", func(b *testing.B) {
-		col := NewColumn(275)
-		xs := benchInputs(275)
-		dst := make([]float64, col.NumParams())
-		b.ReportAllocs()
-		for i := 0; b.Loop(); i++ {
-			col.Step(xs[i&63])
-			col.Grad(dst)
-		}
-		b.ReportMetric(float64(col.OpsPerStep()), "ops/step")
-	})
+	b.Run("column", func(b *testing.B) { benchStepGrad(b, NewColumn(275), 275) })
 	for _, bn := range atariNetworks {
 		b.Run(bn.name, func(b *testing.B) { benchNetwork(b, bn.top) })
 	}

@@ -15,35 +15,38 @@ func benchInputs(m int) [][]float64 {
 	return xs
 }
 
+// stepGrader is an engine as these benchmarks time it.
+type stepGrader interface {
+	Step(x []float64) float64
+	Grad(dst []float64)
+	Params() []float64
+	NumParams() int
+	OpsPerStep() int
+}
+
+// benchStepGrad times Step and Grad of e on m inputs, its parameters drawn
+// from U(±0.3), and reports its operations per step and GFLOP/s.
+func benchStepGrad(b *testing.B, e stepGrader, m int) {
+	fillUniform(rand.New(rand.NewPCG(3, 4)), e.Params(), 0.3)
+	xs := benchInputs(m)
+	dst := make([]float64, e.NumParams())
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		e.Step(xs[i&63])
+		e.Grad(dst)
+	}
+	b.ReportMetric(float64(e.OpsPerStep()), "ops/step")
+	reportGFLOPS(b, e.OpsPerStep())
+}
+
 func BenchmarkColumn(b *testing.B) {
 	for _, m := range []int{12, 28} {
-		b.Run(fmt.Sprintf("m=%d", m), func(b *testing.B) {
-			col := NewColumn(m)
-			fillUniform(rand.New(rand.NewPCG(3, 4)), col.Params(), 0.3)
-			xs := benchInputs(m)
-			dst := make([]float64, col.NumParams())
-			b.ReportAllocs()
-			for i := 0; b.Loop(); i++ {
-				col.Step(xs[i&63])
-				col.Grad(dst)
-			}
-			b.ReportMetric(float64(col.OpsPerStep()), "ops/step")
-		})
+		b.Run(fmt.Sprintf("m=%d", m), func(b *testing.B) { benchStepGrad(b, NewColumn(m), m) })
 	}
 }
 
 func BenchmarkDenseRTRL(b *testing.B) {
-	shape := arch.Dense{Hidden: 4, Inputs: 12}
-	d := NewDenseRTRL(shape)
-	fillUniform(rand.New(rand.NewPCG(3, 4)), d.Params(), 0.3)
-	xs := benchInputs(12)
-	dst := make([]float64, d.NumParams())
-	b.ReportAllocs()
-	for i := 0; b.Loop(); i++ {
-		d.Step(xs[i&63])
-		d.Grad(dst)
-	}
-	b.ReportMetric(float64(d.OpsPerStep()), "ops/step")
+	benchStepGrad(b, NewDenseRTRL(arch.Dense{Hidden: 4, Inputs: 12}), 12)
 }
 
 // BenchmarkSnAp1 sizes SnAp-1 from the runs' H = 4 to wider networks: the
@@ -51,18 +54,7 @@ func BenchmarkDenseRTRL(b *testing.B) {
 func BenchmarkSnAp1(b *testing.B) {
 	for _, h := range []int{4, 16, 64} {
 		b.Run(fmt.Sprintf("H=%d", h), func(b *testing.B) {
-			shape := arch.Dense{Hidden: h, Inputs: 12, OutBias: true}
-			s := NewSnAp1(shape)
-			fillUniform(rand.New(rand.NewPCG(3, 4)), s.Params(), 0.3)
-			xs := benchInputs(12)
-			dst := make([]float64, s.NumParams())
-			b.ReportAllocs()
-			for i := 0; b.Loop(); i++ {
-				s.Step(xs[i&63])
-				s.Grad(dst)
-			}
-			b.ReportMetric(float64(s.OpsPerStep()), "ops/step")
-			reportGFLOPS(b, s.OpsPerStep())
+			benchStepGrad(b, NewSnAp1(arch.Dense{Hidden: h, Inputs: 12, OutBias: true}), 12)
 		})
 	}
 }
@@ -71,18 +63,7 @@ func BenchmarkSnAp1(b *testing.B) {
 func BenchmarkUORO(b *testing.B) {
 	for _, h := range []int{4, 16, 64} {
 		b.Run(fmt.Sprintf("H=%d", h), func(b *testing.B) {
-			shape := arch.Dense{Hidden: h, Inputs: 12, OutBias: true}
-			u := NewUORO(shape, 1)
-			fillUniform(rand.New(rand.NewPCG(3, 4)), u.Params(), 0.3)
-			xs := benchInputs(12)
-			dst := make([]float64, u.NumParams())
-			b.ReportAllocs()
-			for i := 0; b.Loop(); i++ {
-				u.Step(xs[i&63])
-				u.Grad(dst)
-			}
-			b.ReportMetric(float64(u.OpsPerStep()), "ops/step")
-			reportGFLOPS(b, u.OpsPerStep())
+			benchStepGrad(b, NewUORO(arch.Dense{Hidden: h, Inputs: 12, OutBias: true}, 1), 12)
 		})
 	}
 }
@@ -101,17 +82,7 @@ var benchNetworks = []struct {
 }
 
 func benchNetwork(b *testing.B, top arch.Network) {
-	n := NewNetworkAt(top, NetworkConfig{Seed: 1})
-	fillUniform(rand.New(rand.NewPCG(3, 4)), n.Params(), 0.3)
-	xs := benchInputs(top.Inputs)
-	dst := make([]float64, n.NumParams())
-	b.ReportAllocs()
-	for i := 0; b.Loop(); i++ {
-		n.Step(xs[i&63])
-		n.Grad(dst)
-	}
-	b.ReportMetric(float64(n.OpsPerStep()), "ops/step")
-	reportGFLOPS(b, n.OpsPerStep())
+	benchStepGrad(b, NewNetworkAt(top, NetworkConfig{Seed: 1}), top.Inputs)
 }
 
 // reportGFLOPS reports the engine's own operation count per second (Step
@@ -131,18 +102,9 @@ func BenchmarkNetwork(b *testing.B) {
 func BenchmarkColumnarScaling(b *testing.B) {
 	for _, d := range []int{10, 100, 1000, 10000, 100000} {
 		b.Run(fmt.Sprintf("columns=%d", d), func(b *testing.B) {
-			top := arch.Columnar(12, d, arch.Normalization{Enabled: true})
-			n := NewNetworkAt(top, NetworkConfig{Seed: 1})
-			fillUniform(rand.New(rand.NewPCG(3, 4)), n.Params(), 0.3)
-			xs := benchInputs(12)
-			dst := make([]float64, n.NumParams())
-			b.ReportAllocs()
-			for i := 0; b.Loop(); i++ {
-				n.Step(xs[i&63])
-				n.Grad(dst)
-			}
+			n := NewNetworkAt(arch.Columnar(12, d, arch.Normalization{Enabled: true}), NetworkConfig{Seed: 1})
+			benchStepGrad(b, n, 12)
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n.NumParams()), "ns/param")
-			reportGFLOPS(b, n.OpsPerStep())
 		})
 	}
 }

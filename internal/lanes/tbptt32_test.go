@@ -142,6 +142,19 @@ func TestTBPTT32Kernels(t *testing.T) {
 		dropLastInput
 		dropLastStep
 	)
+	// outerDefect applies an outer-product kernel's defect to its window x
+	// (steps of m inputs) and its δ rows d (a block of R per step).
+	outerDefect := func(defect teeth, x [][]float32, d []float32, R int) ([][]float32, []float32) {
+		switch w := len(x); defect {
+		case dropLastInput:
+			for n := range x {
+				x[n][len(x[n])-1] = 0
+			}
+		case dropLastStep:
+			x, d = x[:w-1], d[:(w-1)*R]
+		}
+		return x, d
+	}
 	checks := []struct {
 		name string
 		run  func(s shape, rng *rand.Rand, defect teeth) (float64, error)
@@ -152,22 +165,9 @@ func TestTBPTT32Kernels(t *testing.T) {
 			g, d, x := a.tbVec32(R*m, normal), a.tbVec32(w*R, normal), a.tbVecs32(w, m, normal)
 			g64, d64, x64 := tbTo64(g), tbTo64(d), tbTo64s(x)
 			mag := tbAbs64(g64)
-			OuterSum(mag, tbAbs64(d64), func() [][]float64 {
-				o := make([][]float64, w)
-				for n := range x64 {
-					o[n] = tbAbs64(x64[n])
-				}
-				return o
-			}())
+			OuterSum(mag, tbAbs64(d64), tbAbs64s(x64))
 			OuterSum(g64, d64, x64)
-			switch defect {
-			case dropLastInput:
-				for n := range x {
-					x[n][m-1] = 0
-				}
-			case dropLastStep:
-				x, d = x[:w-1], d[:(w-1)*R]
-			}
+			x, d = outerDefect(defect, x, d, R)
 			OuterSum32(g, d, x)
 			return tbWithin(g, g64, mag, func(int) float64 { return float64(w + 1) })
 		}},
@@ -179,14 +179,7 @@ func TestTBPTT32Kernels(t *testing.T) {
 			mag := make([]float64, R*m)
 			OuterSum(mag, tbAbs64(d64), tbAbs64s(x64))
 			OuterSum(g64, d64, x64)
-			switch defect {
-			case dropLastInput:
-				for n := range x {
-					x[n][m-1] = 0
-				}
-			case dropLastStep:
-				x, d = x[:w-1], d[:(w-1)*R]
-			}
+			x, d = outerDefect(defect, x, d, R)
 			OuterSet32(g, d, x)
 			return tbWithin(g, g64, mag, func(int) float64 { return float64(w + 1) })
 		}},
