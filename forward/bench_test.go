@@ -28,6 +28,11 @@ type stepGrader interface {
 // from U(±0.3), and reports its operations per step and GFLOP/s.
 func benchStepGrad(b *testing.B, e stepGrader, m int) {
 	fillUniform(rand.New(rand.NewPCG(3, 4)), e.Params(), 0.3)
+	benchStepGradAsIs(b, e, m)
+}
+
+// benchStepGradAsIs is benchStepGrad with e's own parameters.
+func benchStepGradAsIs(b *testing.B, e stepGrader, m int) {
 	xs := benchInputs(m)
 	dst := make([]float64, e.NumParams())
 	b.ReportAllocs()

@@ -210,21 +210,12 @@ func BenchmarkRTUNormalized(b *testing.B) {
 }
 
 // benchRTU times one Step and one Grad of both variants at each number of
-// units on 12 inputs, normalized as norm says, with the engine's operation
-// count per step as a metric.
+// units on 12 inputs, normalized as norm says (benchStepGradAsIs).
 func benchRTU(b *testing.B, units []int, norm arch.Normalization) {
 	for _, linear := range []bool{false, true} {
 		for _, n := range units {
 			b.Run(fmt.Sprintf("linear=%v/n=%d", linear, n), func(b *testing.B) {
-				e := newTestRTU(arch.RTU{Units: n, Inputs: 12, Linear: linear, Norm: norm}, 1)
-				xs := benchInputs(12)
-				dst := make([]float64, e.NumParams())
-				b.ReportAllocs()
-				for i := 0; b.Loop(); i++ {
-					e.Step(xs[i&63])
-					e.Grad(dst)
-				}
-				b.ReportMetric(float64(e.OpsPerStep()), "ops/step")
+				benchStepGradAsIs(b, newTestRTU(arch.RTU{Units: n, Inputs: 12, Linear: linear, Norm: norm}, 1), 12)
 			})
 		}
 	}
