@@ -8,7 +8,7 @@ SCALE   ?= quick
 # lanes; `make test` checks the scalar build and `make test-simd` the lane one.
 SIMD    := GOEXPERIMENT=simd
 
-.PHONY: help build pgo test test-full test-race staticcheck test-simd test-long verify bench test-learning clean plots
+.PHONY: help build pgo test test-full test-race staticcheck cross test-simd test-long verify bench test-learning clean plots
 
 help:
 	@echo "make build          build bin/ccn (with the CPU profile cmd/ccn/default.pgo)"
@@ -17,6 +17,7 @@ help:
 	@echo "make test-full      go vet + the full tier: every test at full size, sweeps end to end (no learning check), scalar build"
 	@echo "make test-race      the short tier under the race detector, scalar build"
 	@echo "make staticcheck    staticcheck ./... in the scalar and the GOEXPERIMENT=simd build"
+	@echo "make cross          go vet ./... (tests included) for windows/amd64, darwin/arm64 and linux/arm64: the scalar build elsewhere"
 	@echo "make test-simd      the short tier in the GOEXPERIMENT=simd build (lane kernels, lane-against-scalar twins)"
 	@echo "make test-long      the reference on long trajectories unrolled into single graphs (minutes)"
 	@echo "make verify         ccn verify: every engine against the Gorgonia reference, as a table"
@@ -56,6 +57,13 @@ STATICCHECK ?= staticcheck
 staticcheck:
 	$(STATICCHECK) ./...
 	$(SIMD) $(STATICCHECK) ./...
+
+# A plain go build works on every platform Go supports: the code and its
+# tests compile and pass vet where this machine cannot run them.
+cross:
+	GOOS=windows GOARCH=amd64 $(GO) vet ./...
+	GOOS=darwin GOARCH=arm64 $(GO) vet ./...
+	GOOS=linux GOARCH=arm64 $(GO) vet ./...
 
 test-long:
 	$(GO) test -run 'TestLongUnrolledGraphs' -timeout 30m -v ./reference/
