@@ -48,57 +48,29 @@ func atariFrames() [][]float64 {
 func BenchmarkFloat32(b *testing.B) {
 	xs := atariFrames()
 	for _, c := range []struct{ k, H int }{{5, 7}, {15, 2}, {2, 25}} {
-		benchBothEngines(b, arch.Dense{Hidden: c.H, Inputs: 275}, c.k, xs, false)
+		benchBothEngines(b, arch.Dense{Hidden: c.H, Inputs: 275}, c.k, xs)
 	}
 }
 
 // benchBothEngines runs the sub-benchmarks "k:H/f64" and "k:H/f32": Step
 // and Grad of the float64 and the float32 engine of shape d and
 // truncation k from the same parameters (rounded for float32), timed by
-// benchStepGradChunks if chunks, else by benchStepGrad.
-func benchBothEngines(b *testing.B, d arch.Dense, k int, xs [][]float64, chunks bool) {
+// benchStepGrad.
+func benchBothEngines(b *testing.B, d arch.Dense, k int, xs [][]float64) {
 	p, _ := randomCase(rand.New(rand.NewPCG(1, 2)), d, 1, 0.1)
 	name := fmt.Sprintf("%d:%d", k, d.Hidden)
 	b.Run(name+"/f64", func(b *testing.B) {
 		e := NewTBPTT(d, k)
 		copy(e.Params(), p)
-		if chunks {
-			benchStepGradChunks(b, e, xs)
-		} else {
-			benchStepGrad(b, e, xs)
-		}
+		benchStepGrad(b, e, xs)
 	})
 	b.Run(name+"/f32", func(b *testing.B) {
 		e := NewTBPTT32(d, k)
 		for i, v := range p {
 			e.Params()[i] = float32(v)
 		}
-		if chunks {
-			benchStepGradChunks(b, e, xs)
-		} else {
-			benchStepGrad(b, e, xs)
-		}
+		benchStepGrad(b, e, xs)
 	})
-}
-
-// benchStepGrad times Step and Grad of e on the frames xs after 100 steps
-// of warm-up (full windows).
-func benchStepGrad[T arch.Float](b *testing.B, e *TBPTTOf[T], xs [][]float64) {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	g := make([]T, e.NumParams())
-	for i := range 100 {
-		e.Step(xs[i&15])
-		e.Grad(g)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	start := threadCPU()
-	for i := 0; i < b.N; i++ {
-		e.Step(xs[i&15])
-		e.Grad(g)
-	}
-	b.ReportMetric(float64(threadCPU()-start)/float64(b.N), "cpu-ns/op")
 }
 
 // BenchmarkFloat32TracePatterning is BenchmarkFloat32 at trace patterning's
@@ -119,12 +91,13 @@ func BenchmarkFloat32TracePatterning(b *testing.B) {
 			}
 		}
 	}
-	benchBothEngines(b, arch.Dense{Hidden: 4, Inputs: 12}, 15, xs, true)
+	benchBothEngines(b, arch.Dense{Hidden: 4, Inputs: 12}, 15, xs)
 }
 
-// benchStepGradChunks is benchStepGrad reporting also the 10th percentile
-// of the CPU time per step over chunks of 1,000 steps.
-func benchStepGradChunks[T arch.Float](b *testing.B, e *TBPTTOf[T], xs [][]float64) {
+// benchStepGrad times Step and Grad of e on the frames xs after 100 steps
+// of warm-up (full windows), in the thread's CPU time per step and its 10th
+// percentile over chunks of 1,000 steps.
+func benchStepGrad[T arch.Float](b *testing.B, e *TBPTTOf[T], xs [][]float64) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	g := make([]T, e.NumParams())
