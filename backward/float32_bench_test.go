@@ -5,22 +5,11 @@ package backward
 import (
 	"fmt"
 	"math/rand/v2"
-	"runtime"
-	"slices"
-	"syscall"
 	"testing"
-	"unsafe"
 
 	"github.com/ccn-go/ccn/arch"
+	"github.com/ccn-go/ccn/internal/benchclock"
 )
-
-// threadCPU returns the calling thread's CPU time in nanoseconds.
-func threadCPU() int64 {
-	const clockThreadCPUTimeID = 3
-	var ts syscall.Timespec
-	syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTimeID, uintptr(unsafe.Pointer(&ts)), 0)
-	return ts.Nano()
-}
 
 // atariFrames are 16 inputs of 275 entries of 0 and 1, about a seventh of
 // them 1 (a tenth at random and one in sixteen more by position), as the
@@ -96,29 +85,17 @@ func BenchmarkFloat32TracePatterning(b *testing.B) {
 
 // benchStepGrad times Step and Grad of e on the frames xs after 100 steps
 // of warm-up (full windows), in the thread's CPU time per step and its 10th
-// percentile over chunks of 1,000 steps.
+// percentile over chunks of 1,000 steps (benchclock.Chunks).
 func benchStepGrad[T arch.Float](b *testing.B, e *TBPTTOf[T], xs [][]float64) {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
 	g := make([]T, e.NumParams())
 	for i := range 100 {
 		e.Step(xs[i&15])
 		e.Grad(g)
 	}
-	const chunk = 1000
-	var per []float64
-	b.ReportAllocs()
-	b.ResetTimer()
-	start := threadCPU()
-	for i := 0; i < b.N; i += chunk {
-		c := threadCPU()
-		for j := i; j < min(i+chunk, b.N); j++ {
-			e.Step(xs[j&15])
+	benchclock.Chunks(b, 1000, "op", func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			e.Step(xs[i&15])
 			e.Grad(g)
 		}
-		per = append(per, float64(threadCPU()-c)/float64(min(chunk, b.N-i)))
-	}
-	b.ReportMetric(float64(threadCPU()-start)/float64(b.N), "cpu-ns/op")
-	slices.Sort(per)
-	b.ReportMetric(per[len(per)/10], "p10-cpu-ns/op")
+	})
 }

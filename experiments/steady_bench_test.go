@@ -3,24 +3,11 @@
 package experiments
 
 import (
-	"runtime"
-	"slices"
-	"syscall"
 	"testing"
-	"unsafe"
 
 	"github.com/ccn-go/ccn/arch"
+	"github.com/ccn-go/ccn/internal/benchclock"
 )
-
-// threadCPU returns the calling thread's CPU time in nanoseconds
-// (CLOCK_THREAD_CPUTIME_ID): time other processes take from the core does
-// not count, which makes it steadier than wall time on a loaded machine.
-func threadCPU() int64 {
-	const clockThreadCPUTimeID = 3
-	var ts syscall.Timespec
-	syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTimeID, uintptr(unsafe.Pointer(&ts)), 0)
-	return ts.Nano()
-}
 
 // BenchmarkSteadyStep measures the end-to-end step of BenchmarkEndToEnd's
 // configurations in steady state: the thread CPU time of chunks of 2,000
@@ -37,27 +24,16 @@ func BenchmarkSteadyStep(b *testing.B) {
 // benchSteadyStep is BenchmarkSteadyStep's measurement of the engine of
 // element type T for cfg.
 func benchSteadyStep[T arch.Float](b *testing.B, cfg RunConfig) {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
 	a, next := newFinalStageAgent[T](b, cfg)
 	x := make([]float64, 12)
 	for range 20 {
 		c, _ := next(x)
 		a.Step(x, c)
 	}
-	const chunk = 2000
-	var perStep []float64
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i += chunk {
-		start := threadCPU()
-		for range chunk {
+	benchclock.Chunks(b, 2000, "step", func(lo, hi int) {
+		for range hi - lo {
 			c, _ := next(x)
 			a.Step(x, c)
 		}
-		perStep = append(perStep, float64(threadCPU()-start)/chunk)
-	}
-	slices.Sort(perStep)
-	b.ReportMetric(perStep[len(perStep)/10], "p10-cpu-ns/step")
-	b.ReportMetric(perStep[len(perStep)/2], "p50-cpu-ns/step")
+	})
 }
