@@ -1,0 +1,5 @@
+//go:build !amd64.v3
+
+package lanes
+
+const amd64V3 = false
