@@ -158,7 +158,9 @@ func ReadSummary(dir string) (Summary, error) {
 // CheckDir reports, with a *ConfigError (Key "out"), whether dir can hold a
 // run: either it is an existing writable directory, or its parent is an
 // existing writable directory in which it can be created. It creates nothing
-// that it does not remove.
+// that it does not remove; its probe is named like a temporary file
+// (".ccn-probe.*.tmp"), so that a sweep removes one that a killed process
+// left behind.
 func CheckDir(dir string) error {
 	bad := func(format string, args ...any) error {
 		return &ConfigError{Key: "out", Problem: fmt.Sprintf(format, args...)}
@@ -180,7 +182,7 @@ func CheckDir(dir string) error {
 	case err != nil:
 		return bad("output directory %s: %v", dir, err)
 	}
-	f, err := os.CreateTemp(target, ".ccn-probe-*")
+	f, err := os.CreateTemp(target, ".ccn-probe.*.tmp")
 	if err != nil {
 		return bad("output directory %s: %s is not writable", dir, target)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"runtime/debug"
 	"time"
 
@@ -124,6 +125,9 @@ func (p Pool) Execute(ctx context.Context, plan Plan, out string) (Report, error
 	if err := SavePlan(out, plan); err != nil {
 		return Report{}, err
 	}
+	// A process killed while it checked a run's directory
+	// (experiments.CheckDir) leaves its probe in runs/.
+	removeStale(filepath.Join(out, RunsDir))
 	prog := newProgress(p.Progress, p.Terminal, plan.Study+"/"+plan.Scale, len(s.queue)+s.estimate(), p.Interval)
 
 	workers := max(1, p.Workers)

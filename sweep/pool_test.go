@@ -129,9 +129,13 @@ func TestPoolRunsSweepThenSelection(t *testing.T) {
 		assert.FileExists(t, filepath.Join(RunDir(out, tk.ID), experiments.SummaryFile))
 	}
 
-	// Resuming computes nothing.
+	// Resuming computes nothing, and removes the temporary files (as the
+	// probe of experiments.CheckDir) that a killed process left in runs/.
+	stale := filepath.Join(out, RunsDir, ".ccn-probe.3234620791.tmp")
+	require.NoError(t, os.WriteFile(stale, nil, 0o644))
 	rep, err = Pool{Workers: 2, Run: f.run}.Execute(context.Background(), p, out)
 	require.NoError(t, err)
+	assert.NoFileExists(t, stale)
 	assert.Equal(t, 0, rep.Ran)
 	assert.Equal(t, 18, rep.Found)
 	assert.Equal(t, 18, f.total())
