@@ -30,7 +30,7 @@ norm="--epsilon 0.001 --norm-decay 0.999998"
 i=0
 while read -r args; do
 	i=$((i + 1))
-	echo "pgo-profile: $i/11 ccn run $args" >&2
+	echo "pgo-profile: ccn run $args" >&2
 	# shellcheck disable=SC2086 # args are words
 	"$tmp/ccn" run --no-gate --out "$tmp/run$i" --cpuprofile "$tmp/$i.prof" $args >/dev/null 2>"$tmp/$i.log" ||
 		{ cat "$tmp/$i.log" >&2; exit 1; }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"runtime/pprof"
 )
@@ -30,16 +32,22 @@ func startCPUProfile(path string) (*cpuProfile, error) {
 	return &cpuProfile{f}, nil
 }
 
-// stop ends the profile; keep false removes its file (the command refused
-// its input, and leaves nothing behind).
-func (p *cpuProfile) stop(keep bool) error {
+// stop ends the profile of a command that returns cmdErr, and returns the
+// command's error: cmdErr, or the profile's own if the command succeeded but
+// the profile could not be written. A command that refused its input (a
+// usageError, exit 2) leaves nothing behind, so its profile is removed.
+func (p *cpuProfile) stop(cmdErr error) error {
 	if p == nil {
-		return nil
+		return cmdErr
 	}
 	pprof.StopCPUProfile()
 	err := p.f.Close()
-	if !keep {
-		return os.Remove(p.f.Name())
+	if ue := (usageError{}); errors.As(cmdErr, &ue) {
+		os.Remove(p.f.Name())
+		return cmdErr
 	}
-	return err
+	if err != nil && cmdErr == nil {
+		return exitError{exitRunFailed, fmt.Sprintf("--cpuprofile: %v", err)}
+	}
+	return cmdErr
 }

@@ -31,7 +31,7 @@ const (
 // I/O error, 2 bad input (nothing is created; also a directory holding a run
 // of another configuration), 3 the run diverged (files written with
 // diverged: true), 130 interrupted.
-func runRun(args []string, stdout, stderr io.Writer) error {
+func runRun(args []string, stdout, stderr io.Writer) (retErr error) {
 	fs := newFlagSet("run", stderr)
 	var flags experiments.RunConfig
 	settingFlags(fs, &flags)
@@ -92,12 +92,9 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	defer func() { retErr = prof.stop(retErr) }()
 	s, err := experiments.Run(ctx, r, *out, opts)
 	var other *experiments.OtherRunError
-	refused := errors.As(err, &other) || errors.Is(err, experiments.ErrInvalid)
-	if perr := prof.stop(!refused); perr != nil && err == nil {
-		return exitError{exitRunFailed, fmt.Sprintf("--cpuprofile: %v", perr)}
-	}
 	switch {
 	case errors.As(err, &other):
 		return badInput("%s holds a complete run with %s %s, not %s; use --force to replace it, or another --out",
