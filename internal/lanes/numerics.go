@@ -29,8 +29,7 @@ func Numerics() string {
 }
 
 // platform is this binary's platformSuffix.
-var platform = platformSuffix(runtime.GOARCH, fusesMulAdd(1+0x1p-30, 1-0x1p-30, -1) != 0,
-	cpu.X86.HasAVX && cpu.X86.HasFMA)
+var platform = platformSuffix(runtime.GOARCH, compilerFuses(), cpu.X86.HasAVX && cpu.X86.HasFMA)
 
 // platformSuffix names what the Go code's own floating-point arithmetic (the
 // scalar path, and what the lane build computes outside its kernels) depends
@@ -54,6 +53,10 @@ func platformSuffix(goarch string, fuses, expFMA bool) string {
 	}
 	return s
 }
+
+// compilerFuses reports whether this build's compiler fuses x·y + z
+// (fusesMulAdd).
+func compilerFuses() bool { return fusesMulAdd(1+0x1p-30, 1-0x1p-30, -1) != 0 }
 
 // fusesMulAdd returns x·y + z as this build compiles it: rounded once where
 // the compiler fuses the two operations, twice where it does not. For x =
