@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"simd/archsimd"
 	"testing"
 	"unsafe"
 
@@ -128,44 +127,16 @@ func BenchmarkStageTraceFold32Narrow(b *testing.B) {
 	}
 }
 
-// dot4x8 returns the dot products of the four rows p[q·m:q·m+m] with
-// x[:m], gate order in the lanes, eight partial sums per row; the last
-// octet's lanes beyond m are zeroed in x.
-func dot4x8(p, px unsafe.Pointer, m int) f32x4 {
-	p1, p2, p3 := unsafe.Add(p, 4*m), unsafe.Add(p, 8*m), unsafe.Add(p, 12*m)
-	var s0, s1, s2, s3 f32x8
-	m8 := m &^ 7
-	k := 0
-	for ; k < m8; k += 8 {
-		xv := ld32At(px, k)
-		s0 = ld32At(p, k).MulAdd(xv, s0)
-		s1 = ld32At(p1, k).MulAdd(xv, s1)
-		s2 = ld32At(p2, k).MulAdd(xv, s2)
-		s3 = ld32At(p3, k).MulAdd(xv, s3)
-	}
-	if k < m {
-		xv := ld32At(px, k).Masked(archsimd.LoadFloat32x8(&laneIndex32).Less(bc32(float32(m - k))))
-		s0 = ld32At(p, k).MulAdd(xv, s0)
-		s1 = ld32At(p1, k).MulAdd(xv, s1)
-		s2 = ld32At(p2, k).MulAdd(xv, s2)
-		s3 = ld32At(p3, k).MulAdd(xv, s3)
-	}
-	t := s0.AddPairsGrouped(s1).AddPairsGrouped(s2.AddPairsGrouped(s3))
-	return t.GetLo().Add(t.GetHi())
-}
-
 // preact32PerColumn is the lane path of Preact32 one column at a time
-// (dot4x8 per column), the reference of preact32Cols.
+// (gatePreacts32 per column), the reference of preact32Cols.
 func preact32PerColumn(ai, af, ag, ao, h []float64, blocks, x []float32, m int) {
 	size := arch.ColumnParams(m)
 	pb, px := base32(blocks), base32(x)
+	m8 := m &^ 7
+	xt := lastOctet32(px, m, m8)
 	var a [4]float32
 	for j, hj := range h {
-		p := unsafe.Add(pb, 4*j*size)
-		dot := dot4x8(p, px, m)
-		bq := archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(p, 4*(4*m+4))))
-		uq := archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(p, 4*4*m)))
-		uq.MulAdd(archsimd.BroadcastFloat32x4(float32(hj)), bq).Add(dot).Store(&a)
+		gatePreacts32(unsafe.Add(pb, 4*j*size), px, xt, m, m8, float32(hj)).Store(&a)
 		ai[j], af[j], ag[j], ao[j] = float64(a[0]), float64(a[1]), float64(a[2]), float64(a[3])
 	}
 }
