@@ -9,10 +9,7 @@ import (
 	"github.com/ccn-go/ccn/arch"
 )
 
-type (
-	f32x8 = archsimd.Float32x8
-	f32x4 = archsimd.Float32x4
-)
+type f32x8 = archsimd.Float32x8
 
 func bc32(x float32) f32x8 { return archsimd.BroadcastFloat32x8(x) }
 
