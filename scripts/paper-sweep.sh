@@ -45,7 +45,7 @@ FINALS=${FINALS:-1000000}
 if [ "$SCALE" = medium ]; then
 	TBPTT=${TBPTT:-1}
 	STUDIES=${STUDIES:-"atari-main-comparison atari-normalization-ablation atari-tbptt-capacity"}
-	ALPHAS=${ALPHAS:-"0.0001 0.0003 3e-05 0.001 0.003"}
+	ALPHAS=${ALPHAS:-"0.0001 0.0003 3e-05 0.001 0.003 0.01"}
 else
 	TBPTT=${TBPTT:-0}
 	STUDIES=${STUDIES:-"main-comparison normalization-ablation ccn-features-per-stage ccn-steps-per-stage compute-matched-tbptt truncation-h10"}
