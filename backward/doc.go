@@ -23,6 +23,12 @@
 // exact truncated gradient; when an optimizer changes them between steps it is
 // the usual online approximation (nothing is recomputed with new parameters).
 //
+// ∂W_ih = Σ_s δa_s ⊗ x_s is summed over the nonzero inputs only when at most
+// one in eight is nonzero (the pixel games' inputs are 2-8% nonzero): the
+// same bits as the dense sum, since the products left out are zeros added to
+// sums that start at +0 (lanes.OuterSumSparse states the conditions; Grad
+// falls back to the dense sum when δa is not finite).
+//
 // The Defect field injects known mistakes so the teeth tests of package
 // compare can show the comparison catches them; it is for those tests only.
 package backward

@@ -32,6 +32,10 @@ type kernels[T arch.Float] struct {
 	addMulT   func(z, w, d []T)
 	outerSum  func(g, d []T, x [][]T)
 	sumWindow func(g, d []T)
+	// outerSumSparse is outerSum over the entries that nz lists
+	// (lanes.OuterSumSparse, bitwise equal to it on a cleared gradient and
+	// a finite δa); nil where no such kernel exists (float32).
+	outerSumSparse func(g, d []T, x [][]T, nz [][]int32)
 
 	setsWeights bool
 }
@@ -50,12 +54,13 @@ func kernelsOf[T arch.Float]() kernels[T] {
 				lanes.Tanh(g[2*H:3*H], g[2*H:3*H])
 				lanes.Sigmoid(g[3*H:], g[3*H:])
 			},
-			tanh:      func(dst, src []float64, _ []float64) { lanes.Tanh(dst, src) },
-			backward:  lanes.LSTMBackward,
-			delta:     lanes.LSTMDelta,
-			addMulT:   lanes.AddMulT,
-			outerSum:  lanes.OuterSum,
-			sumWindow: lanes.SumWindow,
+			tanh:           func(dst, src []float64, _ []float64) { lanes.Tanh(dst, src) },
+			backward:       lanes.LSTMBackward,
+			delta:          lanes.LSTMDelta,
+			addMulT:        lanes.AddMulT,
+			outerSum:       lanes.OuterSum,
+			sumWindow:      lanes.SumWindow,
+			outerSumSparse: lanes.OuterSumSparse,
 		}
 	case float32:
 		k = kernels[float32]{

@@ -70,6 +70,9 @@ type TBPTTOf[T arch.Float] struct {
 	cPrev []T // H per record: c_{s−1}
 	gates []T // 4H per record: i, f, g, o activations, index q·H+j
 	tanhC []T // H per record: tanh(c_s)
+	// nz per record: the indices of x_s's nonzero entries, for the sparse
+	// sum of ∂W_ih (nil with k = 0 or without the kernel).
+	nz [][]int32
 
 	// Scratch for the forward pass: four pre-activations, and 4H float64s
 	// for the float32 kernels' activations.
@@ -82,6 +85,11 @@ type TBPTTOf[T arch.Float] struct {
 	gw, tw, cw [][]T // per window step: gates, tanh(c_s) and c_{s−1} (views)
 	dh, dhNext []T   // H each
 	dcarry     []T   // H: f·δc flowing to the previous step
+	nzw        [][]int32
+
+	// denseOnly makes Grad sum ∂W_ih over every input (tests compare it
+	// with the sparse sum).
+	denseOnly bool
 }
 
 // NewTBPTT returns a float64 engine for shape with truncation k (k ≥ 1), or
@@ -124,6 +132,13 @@ func NewTBPTTOf[T arch.Float](shape arch.Dense, k int) *TBPTTOf[T] {
 	t.cPrev = make([]T, k*H)
 	t.gates = make([]T, k*4*H)
 	t.tanhC = make([]T, k*H)
+	if k > 0 && t.kern.outerSumSparse != nil {
+		t.nz = make([][]int32, k)
+		for r := range t.nz {
+			t.nz[r] = make([]int32, 0, m)
+		}
+		t.nzw = make([][]int32, k)
+	}
 	return t
 }
 
@@ -162,6 +177,9 @@ func (t *TBPTTOf[T]) Reset() {
 	clear(t.cPrev)
 	clear(t.gates)
 	clear(t.tanhC)
+	for r := range t.nz {
+		t.nz[r] = t.nz[r][:0]
+	}
 }
 
 // slot returns the record index of step s (1-based).
@@ -202,6 +220,15 @@ func (t *TBPTTOf[T]) Step(x []float64) float64 {
 	gr := t.gates[r*4*H : (r+1)*4*H]
 	tc := t.tanhC[r*H : (r+1)*H]
 	t.kern.input(xr, x)
+	if t.nz != nil {
+		nz := t.nz[r][:0]
+		for j, v := range xr {
+			if v != 0 {
+				nz = append(nz, int32(j))
+			}
+		}
+		t.nz[r] = nz
+	}
 	copy(hp, t.h)
 	copy(cp, t.c)
 
@@ -278,6 +305,9 @@ func (t *TBPTTOf[T]) Grad(dst []T) {
 	for n := range window {
 		t.xw[n], t.hw[n], t.cw[n] = t.xs[r*m:(r+1)*m], t.hPrev[r*H:(r+1)*H], t.cPrev[r*H:(r+1)*H]
 		t.gw[n], t.tw[n] = t.gates[r*4*H:(r+1)*4*H], t.tanhC[r*H:(r+1)*H]
+		if t.nz != nil {
+			t.nzw[n] = t.nz[r]
+		}
 		// The record of the step before: one back around the ring of k
 		// records (slot without a division per step).
 		if r--; r < 0 {
@@ -294,9 +324,37 @@ func (t *TBPTTOf[T]) Grad(dst []T) {
 	} else {
 		t.kern.backward(das, t.dh, t.dcarry, t.dhNext, whh, t.gw[:window], t.tw[:window], t.cw[:window])
 	}
-	t.kern.outerSum(gwih, das, t.xw[:window])
+	if t.sparseWorth(window, das) {
+		t.kern.outerSumSparse(gwih, das, t.xw[:window], t.nzw[:window])
+	} else {
+		t.kern.outerSum(gwih, das, t.xw[:window])
+	}
 	t.kern.outerSum(gwhh, das, t.hw[:window])
 	t.kern.sumWindow(gb, das)
+}
+
+// sparseWorth reports whether Grad sums ∂W_ih over the window's nonzero
+// inputs only: when at most one input in eight is nonzero (the scattered
+// sum beats the dense lanes below that; the pixel games' inputs are 2-8%
+// nonzero) and δa is finite, where the two sums agree bitwise
+// (lanes.OuterSumSparse; Grad clears the gradient to +0 first).
+func (t *TBPTTOf[T]) sparseWorth(window int, das []T) bool {
+	if t.nz == nil || t.denseOnly {
+		return false
+	}
+	nnz := 0
+	for _, l := range t.nzw[:window] {
+		nnz += len(l)
+	}
+	if 8*nnz > window*t.shape.Inputs {
+		return false
+	}
+	for _, v := range das {
+		if v-v != 0 { // ±Inf or NaN
+			return false
+		}
+	}
+	return true
 }
 
 // backwardWithoutCarry is the kernels' LSTMBackward with the defect DropForgetPath:

@@ -263,3 +263,63 @@ func TestOps(t *testing.T) {
 	}
 	assert.Equal(t, Ops(d, 7), full.OpsPerStep())
 }
+
+// TestSparseInputsGradBitwise checks that Grad's sum of ∂W_ih over the
+// window's nonzero inputs (sparseWorth) gives the dense sum's bits, step
+// after step with the parameters moving, on inputs as sparse as the pixel
+// games' (and across a Reset); that the sparse sum did run; and that the
+// comparison can fail: an index list short of one nonzero input changes the
+// gradient.
+func TestSparseInputsGradBitwise(t *testing.T) {
+	for _, tc := range []struct{ H, m, k int }{{7, 275, 5}, {2, 275, 15}, {3, 20, 3}, {25, 275, 2}} {
+		t.Run(fmt.Sprintf("H=%d/m=%d/k=%d", tc.H, tc.m, tc.k), func(t *testing.T) {
+			d := arch.Dense{Hidden: tc.H, Inputs: tc.m}
+			rng := rand.New(rand.NewPCG(uint64(tc.m), uint64(tc.k)))
+			p, _ := randomCase(rng, d, 0, 0.5)
+			sparse, dense := NewTBPTT(d, tc.k), NewTBPTT(d, tc.k)
+			dense.denseOnly = true
+			copy(sparse.Params(), p)
+			copy(dense.Params(), p)
+			gs, gd := make([]float64, len(p)), make([]float64, len(p))
+			x := make([]float64, tc.m)
+			sparseSteps := 0
+			for s := range 200 {
+				for j := range x {
+					x[j] = 0
+					if rng.IntN(25) == 0 {
+						x[j] = rng.Float64()
+					}
+				}
+				if s == 120 {
+					sparse.Reset()
+					dense.Reset()
+				}
+				require.Equal(t, dense.Step(x), sparse.Step(x))
+				sparse.Grad(gs)
+				dense.Grad(gd)
+				window := min(sparse.Steps(), tc.k)
+				if sparse.sparseWorth(window, sparse.da[:4*tc.H*window]) {
+					sparseSteps++
+				}
+				for i := range gs {
+					if math.Float64bits(gs[i]) != math.Float64bits(gd[i]) {
+						t.Fatalf("step %d: ∂θ[%d] = %v, dense %v", s, i, gs[i], gd[i])
+					}
+				}
+				for i := range p { // both move alike
+					sparse.Params()[i] -= 1e-2 * gs[i]
+					dense.Params()[i] -= 1e-2 * gd[i]
+				}
+			}
+			assert.Greater(t, sparseSteps, 190, "the sparse sum ran")
+
+			// Teeth: the newest input's first nonzero entry left out of its list.
+			r := sparse.slot(sparse.Steps())
+			require.NotEmpty(t, sparse.nz[r])
+			sparse.nz[r] = sparse.nz[r][1:]
+			sparse.Grad(gs)
+			dense.Grad(gd)
+			assert.NotEqual(t, gd, gs, "a missing index changes the gradient")
+		})
+	}
+}

@@ -103,7 +103,13 @@ func unit(r *rand.Rand) float64   { return r.Float64() }                        
 func signed(r *rand.Rand) float64 { return 2*r.Float64() - 1 }                          // tanh values in (−1, 1)
 func wide(r *rand.Rand) float64   { return math.Ldexp(r.NormFloat64(), r.IntN(40)-20) } // every magnitude
 func zero(*rand.Rand) float64     { return 0 }
-func small(r *rand.Rand) float64  { return math.Ldexp(r.Float64(), -r.IntN(30)) } // variances on both sides of ε²
+func mostlyZero(r *rand.Rand) float64 { // a pixel game's inputs: most entries 0
+	if r.IntN(10) < 9 {
+		return 0
+	}
+	return r.Float64()
+}
+func small(r *rand.Rand) float64 { return math.Ldexp(r.Float64(), -r.IntN(30)) } // variances on both sides of ε²
 
 func (a *args) normal(n int) []float64 { return a.vec(n, normal) }
 func (a *args) unit(n int) []float64   { return a.vec(n, unit) }
@@ -262,6 +268,15 @@ var kernels = []kernel{
 	{name: "OuterSum", call: func(a *args, s shape) {
 		R := 4 * s.H
 		OuterSum(a.normal(R*s.M), a.normal(s.W*R), a.vecs(s.W, s.M, normal))
+	}},
+	{name: "OuterSumSparse", call: func(a *args, s shape) {
+		R := 4 * s.H
+		x := a.vecs(s.W, s.M, mostlyZero)
+		nz := make([][]int32, len(x))
+		for n, xn := range x {
+			nz[n] = nonzeroIndices(xn)
+		}
+		OuterSumSparse(a.normal(R*s.M), a.normal(s.W*R), x, nz)
 	}},
 	{name: "AddMulT", call: func(a *args, s shape) {
 		AddMulT(a.normal(s.M), a.normal(4*s.H*s.M), a.normal(4*s.H))

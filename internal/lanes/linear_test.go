@@ -98,6 +98,89 @@ func TestNormalizeBitwise(t *testing.T) {
 	}
 }
 
+// TestOuterSumSparseBitwise checks OuterSumSparse against OuterSum, bitwise,
+// on windows of mostly zero vectors (some zeros −0) into a gradient cleared to
+// +0 and into one of random values, with coefficients that include ±0; and
+// that the check can fail: an index list missing one nonzero entry, and a −0
+// in g (outside the documented condition), each change the bits.
+func TestOuterSumSparseBitwise(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	sparse := func(m int) []float64 {
+		v := make([]float64, m)
+		for j := range v {
+			switch u := rng.IntN(20); {
+			case u == 0:
+				v[j] = math.Copysign(0, -1)
+			case u < 3:
+				v[j] = rng.Float64()
+			}
+		}
+		v[rng.IntN(m)] = 0.5 // at least one nonzero entry
+		return v
+	}
+	for _, shape := range [][2]int{{1, 1}, {4, 3}, {16, 4}, {28, 7}, {20, 13}, {28, 275}, {60, 275}} {
+		R, m := shape[0], shape[1]
+		for _, w := range []int{1, 2, 5, 15} {
+			d := randVec(rng, w*R)
+			d[0], d[len(d)-1] = 0, math.Copysign(0, -1)
+			x := make([][]float64, w)
+			nz := make([][]int32, w)
+			for n := range x {
+				x[n] = sparse(m)
+				nz[n] = nonzeroIndices(x[n])
+			}
+			for _, g0 := range [][]float64{make([]float64, R*m), randVec(rng, R*m)} {
+				want := append([]float64(nil), g0...)
+				OuterSum(want, d, x)
+				got := append([]float64(nil), g0...)
+				OuterSumSparse(got, d, x, nz)
+				if i := firstBitsDiff(got, want); i >= 0 {
+					t.Fatalf("R=%d m=%d w=%d: entry %d = %v, OuterSum %v", R, m, w, i, got[i], want[i])
+				}
+				short := append([][]int32(nil), nz...)
+				short[w-1] = nz[w-1][1:] // drops the first nonzero of the oldest vector
+				got = append(got[:0], g0...)
+				OuterSumSparse(got, d, x, short)
+				if firstBitsDiff(got, want) < 0 && d[(w-1)*R] != 0 {
+					t.Errorf("R=%d m=%d w=%d: a missing index went unnoticed", R, m, w)
+				}
+			}
+		}
+	}
+	// Outside the condition: −0 plus a skipped +0 product stays −0 here, is
+	// +0 in OuterSum.
+	g, x := []float64{math.Copysign(0, -1)}, [][]float64{{0}}
+	want := []float64{g[0]}
+	OuterSum(want, []float64{1}, x)
+	OuterSumSparse(g, []float64{1}, x, [][]int32{nonzeroIndices(x[0])})
+	if math.Signbit(want[0]) || !math.Signbit(g[0]) {
+		t.Errorf("−0 in g: OuterSum %v, OuterSumSparse %v; want +0 and −0", want[0], g[0])
+	}
+}
+
+// nonzeroIndices returns the indices of x's nonzero entries: the index list
+// of OuterSumSparse.
+func nonzeroIndices(x []float64) []int32 {
+	var nz []int32
+	for j, v := range x {
+		if v != 0 {
+			nz = append(nz, int32(j))
+		}
+	}
+	return nz
+}
+
+// firstBitsDiff returns the first index where a and b differ in their bits,
+// or −1.
+func firstBitsDiff(a, b []float64) int {
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			return i
+		}
+	}
+	return -1
+}
+
 // TestOuterSumAndAddMulTBitwise checks OuterSum and AddMulT against their
 // loops written out, bitwise, for shapes with and without tails (and rows of
 // more than 16 entries, the lane path's register blocks) and windows of 1 to

@@ -24,6 +24,53 @@ func OuterSum(g, d []float64, x [][]float64) {
 	outerScalar(g, d, x, R, m)
 }
 
+// OuterSumSparse is OuterSum for a window of mostly zero vectors (the pixel
+// games' inputs are 2-8% nonzero): nz[n] lists distinct indices j, in any
+// order, that include every j with x[n][j] ≠ 0 (NaN included), and only their
+// products are added, each entry's in the order of n:
+//
+//	g[r·m+j] += Σ_n d[n·R+r]·x[n][j]      j in nz[n]
+//
+// Its results equal OuterSum's bitwise when no entry of g is −0 and every
+// entry of d is finite (Grad's gradient: cleared to +0, δa finite on a run
+// that has not diverged): a skipped product is ±0, and in round-to-nearest
+// s + (±0) = s for every s but −0, which a sum that starts at +0 never
+// becomes (a sum is −0 only when both terms are). A non-finite d[n·R+r]
+// times a zero x[n][j] would be NaN in OuterSum and is skipped here. Each
+// product is rounded before it is added, as on the lane path of OuterSum, or
+// written like the scalar path's where that one runs, so that the two agree
+// on every platform (Go may fuse x·y + z).
+func OuterSumSparse(g, d []float64, x [][]float64, nz [][]int32) {
+	if len(x) == 0 {
+		return
+	}
+	R, m := outerShape("OuterSumSparse", g, d, x)
+	if len(nz) != len(x) {
+		panic(fmt.Sprintf("lanes: OuterSumSparse of %d vectors with %d index lists", len(x), len(nz)))
+	}
+	if useLanes && m >= 4 {
+		for n, xn := range x {
+			dn := d[n*R : (n+1)*R]
+			for _, j := range nz[n] {
+				xj, col := xn[j], g[j:]
+				for r, dr := range dn {
+					col[r*m] += float64(dr * xj) // rounded: OuterSum's lanes multiply, then add
+				}
+			}
+		}
+		return
+	}
+	for n, xn := range x {
+		dn := d[n*R : (n+1)*R]
+		for _, j := range nz[n] {
+			xj, col := xn[j], g[j:]
+			for r, dr := range dn {
+				col[r*m] += dr * xj // as outerScalar writes it
+			}
+		}
+	}
+}
+
 // AddMulT adds Wᵀ·d to z, W being row-major with len(d) rows of len(z):
 //
 //	z[j] += Σ_r d[r]·W[r·n+j]      n = len(z), rows r in order
