@@ -120,3 +120,55 @@ func TestMachineFiguresNotCommitted(t *testing.T) {
 		t.Errorf("tracked machine-dependent or smoke figures:\n%s", s)
 	}
 }
+
+// TestComputeQueueStudies: every study that scripts/compute-queue.sh names
+// is an experiment file with the scale its step runs it at, and none is
+// named twice (a misspelt study or a scale the file lacks would stop the
+// queue at that step on some later machine).
+func TestComputeQueueStudies(t *testing.T) {
+	cmd := exec.Command("sh", "../scripts/compute-queue.sh", "/queue")
+	cmd.Env = append(os.Environ(), "DRY=1")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) < 2 {
+		t.Fatalf("compute-queue.sh printed %d steps:\n%s", len(lines), out)
+	}
+	seen := map[string]bool{}
+	for _, l := range lines {
+		var scale, studies string
+		for _, f := range strings.Fields(l) {
+			if v, ok := strings.CutPrefix(f, "SCALE="); ok {
+				scale = v
+			}
+			if v, ok := strings.CutPrefix(f, "STUDIES="); ok {
+				studies = strings.Trim(v, `"`)
+			}
+		}
+		if scale == "" || !strings.HasSuffix(l, "/queue/"+scale) {
+			t.Errorf("step %q: no SCALE, or not WORKROOT/SCALE", l)
+		}
+		for _, s := range strings.Fields(studies) {
+			if seen[s] {
+				t.Errorf("study %s queued twice", s)
+			}
+			seen[s] = true
+			b, err := os.ReadFile(filepath.Join("..", "experiments", "configs", s+".yaml"))
+			if err != nil {
+				t.Errorf("step %q: %v", l, err)
+				continue
+			}
+			var f struct {
+				Scales map[string]any `yaml:"scales"`
+			}
+			if err := yaml.Unmarshal(b, &f); err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := f.Scales[scale]; !ok {
+				t.Errorf("step %q: %s.yaml has no scale %s", l, s, scale)
+			}
+		}
+	}
+}

@@ -1,0 +1,43 @@
+#!/bin/sh
+# The project's compute queue, one study after the other on this machine
+# (docs/running-at-scale.md, "The compute queue"): each step is a
+# scripts/paper-sweep.sh run that resumes from the committed results and
+# returns when nothing of it is left to run, so the queue picks up where the
+# last machine stopped and goes on to the next study by itself.
+#
+#   scripts/compute-queue.sh [WORKROOT]    run the queue (WORKROOT/medium, WORKROOT/paper)
+#   DRY=1 scripts/compute-queue.sh         print the steps, run nothing
+#
+# The order:
+#   1. the Atari medium scale (its three files: check, finals, ablation, capacity)
+#   2. dependency-length (paper scale)
+#   3. auto-freezing (paper scale), then auto-freezing-atari (medium scale)
+#   4. rtu-comparison (paper scale)
+#   5. the paper's six trace-patterning studies: the remaining final seeds
+#
+# It commits nothing: `SCALE=... scripts/paper-sweep.sh commit WORK` does,
+# from a session, as the studies' runs finish. Environment: JOBS, CHUNK as
+# paper-sweep.sh.
+set -eu
+
+root=${1:-${HOME:-/tmp}/ccn-queue}
+repo=$(cd "$(dirname "$0")/.." && pwd)
+
+# step SCALE [STUDIES]: one paper-sweep.sh run (T-BPTT groups included);
+# without STUDIES, paper-sweep.sh's own list for SCALE.
+step() {
+	if [ -n "${DRY:-}" ]; then
+		echo "SCALE=$1 STUDIES=\"${2:-}\" TBPTT=1 scripts/paper-sweep.sh run $root/$1"
+		return
+	fi
+	echo "compute-queue: $(date -u +%H:%M:%S) SCALE=$1 STUDIES=${2:-(default)}"
+	SCALE=$1 STUDIES=${2:-} TBPTT=1 "$repo/scripts/paper-sweep.sh" run "$root/$1"
+}
+
+step medium
+step paper dependency-length
+step paper auto-freezing
+step medium auto-freezing-atari
+step paper rtu-comparison
+step paper
+[ -n "${DRY:-}" ] || echo "compute-queue: $(date -u +%H:%M:%S) done"
