@@ -39,6 +39,8 @@
 // checks of a GateSpec.
 //
 // The random trajectories (parameters at several scales, Gaussian and
-// sparse-binary inputs) live in trajectory.go so that tests, the verify command
+// sparse-binary inputs, and for T-BPTT rows inputs as sparse as the pixel
+// games', where its sum of ∂W_ih runs over the nonzero inputs only) live
+// in trajectory.go so that tests, the verify command
 // and the run-time gate share them.
 package compare

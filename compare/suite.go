@@ -30,6 +30,9 @@ type Case struct {
 	// (CheckAutoStaged); the row compares every prediction and the first
 	// window of every stage.
 	Auto *AutoStagedSpec
+	// PixelInputs draws every trajectory's inputs PixelSparse (as sparse as
+	// the pixel games'), for T-BPTT's sum of ∂W_ih over the nonzero inputs.
+	PixelInputs bool
 }
 
 // Dense is the shape of a column or dense case.
@@ -49,12 +52,17 @@ func (c Case) Linear() arch.Linear {
 }
 
 // CellName is the cell column of the verification table: Cell, with
-// "+b_out" for a dense LSTM with the output bias.
+// "+b_out" for a dense LSTM with the output bias and "/pixels" for a case
+// with PixelInputs.
 func (c Case) CellName() string {
+	n := c.Cell
 	if c.OutBias {
-		return c.Cell + "+b_out"
+		n += "+b_out"
 	}
-	return c.Cell
+	if c.PixelInputs {
+		n += "/pixels"
+	}
+	return n
 }
 
 // Params is the params column of the verification table: the number of
@@ -207,7 +215,21 @@ func Cases(cfg SuiteConfig) []Case {
 	if cfg.Networks {
 		cs = append(cs, networkCases(cfg.NetworkLength)...)
 	}
+	if cfg.Cells { // last, so that the rows before keep their trajectories
+		cs = append(cs, pixelCases(cfg.Length)...)
+	}
 	return cs
+}
+
+// pixelCases are T-BPTT rows on inputs as sparse as the pixel games'
+// (PixelInputs), where ∂W_ih is summed over the nonzero inputs only: the
+// paper's best Atari pair k:H = 5:7 and the capacity study's k = 15, H = 8
+// on 275 inputs.
+func pixelCases(L int) []Case {
+	return []Case{
+		{Engine: "backward", Cell: "dense", Hidden: 7, Inputs: AtariInputs, Length: min(20, L), Truncation: 5, OutBias: true, PixelInputs: true},
+		{Engine: "backward", Cell: "dense", Hidden: 8, Inputs: AtariInputs, Length: min(20, L), Truncation: 15, OutBias: true, PixelInputs: true},
+	}
 }
 
 // cellCases are the column, dense RTRL and T-BPTT rows, trajectories up to L.
@@ -388,7 +410,12 @@ func runCase(r *reference.Reference, c Case, cfg SuiteConfig, index int) Result 
 	}
 	for i := 0; i < cfg.Trajectories; i++ {
 		rng := newRand(cfg.Seed, index*1000+i)
-		tr := randomTrajectory(rng, i, c.Length, c.Inputs)
+		var tr Trajectory
+		if c.PixelInputs {
+			tr = pixelTrajectory(rng, i, c.Length, c.Inputs)
+		} else {
+			tr = randomTrajectory(rng, i, c.Length, c.Inputs)
+		}
 		var a Agreement
 		var err error
 		fd, bd := cfg.Inject.Forward(), cfg.Inject.Backward()

@@ -18,6 +18,7 @@ func TestSuiteInjectionsFailWhereTheyApply(t *testing.T) {
 		"column":    {Engine: "forward", Cell: "column", Hidden: 1, Inputs: 3, Length: 10},
 		"rtrl":      {Engine: "forward", Cell: "dense", Hidden: 2, Inputs: 3, Length: 10, OutBias: true},
 		"tbptt":     {Engine: "backward", Cell: "dense", Hidden: 2, Inputs: 3, Length: 10, Truncation: 3, OutBias: true},
+		"tbptt-px":  {Engine: "backward", Cell: "dense", Hidden: 2, Inputs: 40, Length: 10, Truncation: 3, OutBias: true, PixelInputs: true},
 		"columnar":  {Engine: "forward", Cell: "columnar", Hidden: 3, Inputs: 3, Length: 10, Net: arch.Columnar(3, 3, FastNorm), Norm: "fast"},
 		"ccn":       {Engine: "forward", Cell: "ccn", Hidden: 6, Inputs: 3, Length: 10, Net: arch.CCN(3, 2, 2, FastNorm), Norm: "fast"},
 		"snap1":     {Engine: "snap1", Cell: "dense", Hidden: 2, Inputs: 3, Length: 10, OutBias: true},
@@ -36,8 +37,8 @@ func TestSuiteInjectionsFailWhereTheyApply(t *testing.T) {
 	fails := map[Injection]string{
 		InjectNone:                 "",
 		InjectDropRecurrentTerm:    "column rtrl columnar ccn staged auto snap1 snap1-h1 snap1-dg rtu rtu-lin rtu-n rtu-lin-n",
-		InjectOffByOneWindow:       "tbptt",
-		InjectDropForgetPath:       "tbptt",
+		InjectOffByOneWindow:       "tbptt tbptt-px",
+		InjectDropForgetPath:       "tbptt tbptt-px",
 		InjectPreviousStepFeatures: "ccn staged auto linear linear-0",
 		InjectRestartStats:         "staged auto",
 		InjectRestartState:         "staged auto",
@@ -89,6 +90,47 @@ func TestSuiteCoverage(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestPixelRowsExerciseSparseSum: the trajectories of the rows with pixel
+// inputs are sparse enough, in every window T-BPTT sums, for its sum of
+// ∂W_ih over the nonzero inputs to run (backward's rule: at most one input
+// in eight nonzero), so that those rows check that sum against the
+// reference; and the other T-BPTT rows at 275 inputs are not.
+func TestPixelRowsExerciseSparseSum(t *testing.T) {
+	cfg := SuiteConfig{Cells: true, Networks: true}.withDefaults()
+	pixels := 0
+	for index, c := range Cases(cfg) {
+		if c.Engine != "backward" || c.Inputs != AtariInputs {
+			continue
+		}
+		for i := range cfg.Trajectories {
+			var tr Trajectory
+			if c.PixelInputs {
+				tr = pixelTrajectory(newRand(cfg.Seed, index*1000+i), i, c.Length, c.Inputs)
+			} else {
+				tr = randomTrajectory(newRand(cfg.Seed, index*1000+i), i, c.Length, c.Inputs)
+			}
+			sparse := true
+			for end := 1; end <= c.Length; end++ {
+				start := max(0, end-c.Truncation)
+				nnz := 0
+				for _, x := range tr.Xs[start:end] {
+					for _, v := range x {
+						if v != 0 {
+							nnz++
+						}
+					}
+				}
+				sparse = sparse && 8*nnz <= (end-start)*c.Inputs
+			}
+			assert.Equal(t, c.PixelInputs, sparse, "%s k=%d trajectory %d (%s)", c.CellName(), c.Truncation, i, tr.Kind)
+		}
+		if c.PixelInputs {
+			pixels++
+		}
+	}
+	assert.Equal(t, 2, pixels, "the rows with pixel inputs")
 }
 
 // The linear control's rows of ccn verify pass, and their defect fails them.

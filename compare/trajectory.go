@@ -10,11 +10,21 @@ type InputKind int
 const (
 	Gaussian     InputKind = iota // x ~ N(0, 1)
 	SparseBinary                  // x ∈ {0, 1}, each on with probability 0.2
+	// PixelSparse: x ∈ {0, 1}, each on with probability 0.05, as sparse as
+	// the pixel games' inputs (2-8% nonzero), where T-BPTT sums ∂W_ih over
+	// the nonzero inputs only (package backward).
+	PixelSparse
 )
 
+// onProbability is the probability that a binary input is on.
+var onProbability = [...]float64{SparseBinary: 0.2, PixelSparse: 0.05}
+
 func (k InputKind) String() string {
-	if k == SparseBinary {
+	switch k {
+	case SparseBinary:
 		return "sparse-binary"
+	case PixelSparse:
+		return "pixel-sparse"
 	}
 	return "gaussian"
 }
@@ -38,16 +48,25 @@ func newRand(seed uint64, i int) *rand.Rand {
 // randomTrajectory draws a trajectory of length T with m inputs; the i-th
 // trajectory of a suite cycles through the scales and input kinds.
 func randomTrajectory(rng *rand.Rand, i, T, m int) Trajectory {
-	tr := Trajectory{Xs: make([][]float64, T), Kind: InputKind(i % 2), Scale: scales[i%len(scales)]}
+	return drawTrajectory(rng, InputKind(i%2), scales[i%len(scales)], T, m)
+}
+
+// pixelTrajectory is the i-th trajectory of a case with pixel inputs: the
+// scales cycle as randomTrajectory's, every input PixelSparse.
+func pixelTrajectory(rng *rand.Rand, i, T, m int) Trajectory {
+	return drawTrajectory(rng, PixelSparse, scales[i%len(scales)], T, m)
+}
+
+// drawTrajectory draws T inputs of length m of the given kind.
+func drawTrajectory(rng *rand.Rand, kind InputKind, scale float64, T, m int) Trajectory {
+	tr := Trajectory{Xs: make([][]float64, T), Kind: kind, Scale: scale}
 	for t := range tr.Xs {
 		x := make([]float64, m)
 		for j := range x {
-			if tr.Kind == SparseBinary {
-				if rng.Float64() < 0.2 {
-					x[j] = 1
-				}
-			} else {
+			if kind == Gaussian {
 				x[j] = rng.NormFloat64()
+			} else if rng.Float64() < onProbability[kind] {
+				x[j] = 1
 			}
 		}
 		tr.Xs[t] = x
