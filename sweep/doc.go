@@ -27,5 +27,6 @@
 // with RecomputeMismatched), so any number of interrupted invocations, a local Pool,
 // GNU parallel over the emitted task file and a Slurm job array all fill the
 // same directories with the same files. Collect turns a results directory into
-// tidy CSV tables.
+// tidy CSV tables; StatusOf tells how far a plan's runs in one have come and
+// the time left at the directory's own speeds.
 package sweep

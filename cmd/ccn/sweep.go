@@ -42,7 +42,7 @@ func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 func runSweep(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("sweep", stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: ccn sweep FILE --scale S --out DIR [-j N | --emit-tasks FILE | --emit-slurm FILE]")
+		fmt.Fprintln(fs.Output(), "usage: ccn sweep FILE --scale S --out DIR [-j N | --emit-tasks FILE | --emit-slurm FILE | --status]")
 		printFlags(fs)
 	}
 	scale := fs.String("scale", "quick", "`scale` of the study: smoke, quick, medium or paper (any the file defines)")
@@ -61,6 +61,7 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 	envs := fs.String("envs", "", "comma-separated `list` of environments (names or atari:FILE) replacing the study's envs; +LIST adds to them")
 	every := fs.Duration("progress-every", sweep.DefaultInterval, "time between progress lines when stderr is not a terminal")
 	stage := fs.String("stage", "all", "`stage`s the local pool computes: all, or sweep (the sweep stage only, no final run)")
+	status := fs.Bool("status", false, "print how far the study's runs in DIR have come and the time left, and exit (computes and writes nothing)")
 
 	file, rest := "", args
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
@@ -92,6 +93,8 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 		return badInput("--stage must be all or sweep, got %q", *stage)
 	case *stage == "sweep" && (*emitTasks != "" || *emitSlurm != ""):
 		return badInput("--stage sweep is for the local pool, not with --emit-tasks or --emit-slurm")
+	case *status && (*emitTasks != "" || *emitSlurm != ""):
+		return badInput("--status computes nothing: not with --emit-tasks or --emit-slurm")
 	}
 	study, err := sweep.Load(file)
 	if err != nil {
@@ -109,6 +112,13 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 	plan, err := study.Plan(*scale)
 	if err != nil {
 		return studyError(err)
+	}
+	if *status {
+		if fi, err := os.Stat(*out); err != nil || !fi.IsDir() {
+			return badInput("--status: results directory %s does not exist", *out)
+		}
+		writeStatus(stdout, plan, *out, sweep.StatusOf(plan, *out, *attempts), *jobs)
+		return nil
 	}
 	// Like ccn run: the results directory may be new, its parent may not.
 	if err := experiments.CheckDir(*out); err != nil {
@@ -174,6 +184,38 @@ func runSweep(args []string, stdout, stderr io.Writer) error {
 		return exitError{exitSweepFailed, fmt.Sprintf("%d final runs failed for good (see DIR/runs/*/%s; --retry-failed tries them again)", failed, sweep.FailedFile)}
 	}
 	return nil
+}
+
+// writeStatus prints a study's sweep.Status in DIR: the runs of each stage
+// and the time left at the directory's own speeds, for one run at a time
+// and for jobs at once.
+func writeStatus(w io.Writer, plan sweep.Plan, out string, st sweep.Status, jobs int) {
+	stage := func(name string, c sweep.StageCount) string {
+		return fmt.Sprintf("  %s stage: %d of %d runs complete (%d diverged), %d failed, %d pending",
+			name, c.Done+c.Diverged, c.Total(), c.Diverged, c.Failed, c.Pending)
+	}
+	fmt.Fprintf(w, "%s/%s in %s\n", plan.Study, plan.Scale, out)
+	fmt.Fprintln(w, stage("sweep", st.Sweep))
+	line := stage("final", st.Final)
+	if st.Waiting > 0 {
+		line += fmt.Sprintf("; %d more waiting for their group's selection", st.Waiting)
+	}
+	fmt.Fprintln(w, line)
+	if st.Steps == 0 {
+		fmt.Fprintln(w, "  left: nothing to compute")
+		return
+	}
+	million := func(n int64) string { return fmt.Sprintf("%.1fM", float64(n)/1e6) }
+	left := fmt.Sprintf("  left: %s steps", million(st.Steps))
+	if measured := st.Steps - st.Unmeasured; measured > 0 {
+		h := st.Seconds / 3600
+		left += fmt.Sprintf(", about %.1f run-hours for %s of them at this directory's speeds (each group's wall time per step over its complete runs), %.1f hours with -j %d",
+			h, million(measured), h/float64(jobs), jobs)
+	}
+	if st.Unmeasured > 0 {
+		left += fmt.Sprintf("; %s steps of groups without a complete run not estimated", million(st.Unmeasured))
+	}
+	fmt.Fprintln(w, left)
 }
 
 // studyError turns a sweep.StudyError into bad input naming the layer once

@@ -184,6 +184,8 @@ func TestSweepBadInput(t *testing.T) {
 		{"malformed number", []string{"sweep", tinyStudy, "--out", dir, "-j", "two"}, `invalid value "two" for flag --j`},
 		{"unknown stage", []string{"sweep", tinyStudy, "--scale", "test", "--out", dir, "--stage", "final"}, `--stage must be all or sweep, got "final"`},
 		{"sweep stage emitted", []string{"sweep", tinyStudy, "--scale", "test", "--out", dir, "--stage", "sweep", "--emit-tasks", filepath.Join(dir, "t")}, "--stage sweep is for the local pool"},
+		{"status emitted", []string{"sweep", tinyStudy, "--scale", "test", "--out", dir, "--status", "--emit-tasks", filepath.Join(dir, "t")}, "--status computes nothing"},
+		{"status of a missing directory", []string{"sweep", tinyStudy, "--scale", "test", "--out", filepath.Join(dir, "none"), "--status"}, "--status: results directory " + filepath.Join(dir, "none") + " does not exist"},
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer
@@ -199,6 +201,46 @@ func TestSweepBadInput(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	run([]string{"sweep", bad, "--scale", "s", "--out", dir}, &stdout, &stderr)
 	assert.True(t, strings.HasPrefix(stderr.String(), "ccn sweep: invalid study "+bad+": "), stderr.String())
+}
+
+// TestSweepStatus: --status counts the tiny study's runs by stage (8 sweep
+// runs; columnar's 3 finals and, once a group is settled, its final seed 2)
+// and estimates the time left from the complete runs of each group, here
+// ccn's sweep runs written by hand at 3,600 s each; it computes and writes
+// nothing.
+func TestSweepStatus(t *testing.T) {
+	out := t.TempDir()
+	status := func() string {
+		var stdout, stderr bytes.Buffer
+		require.Equal(t, 0, run([]string{"sweep", tinyStudy, "--scale", "test", "--out", out, "--status", "-j", "2"}, &stdout, &stderr), stderr.String())
+		return stdout.String()
+	}
+	assert.Equal(t, "tiny/test in "+out+"\n"+
+		"  sweep stage: 0 of 8 runs complete (0 diverged), 0 failed, 8 pending\n"+
+		"  final stage: 0 of 3 runs complete (0 diverged), 0 failed, 3 pending; 2 more waiting for their group's selection\n"+
+		"  left: 1.3M steps; 1.3M steps of groups without a complete run not estimated\n", status())
+
+	study, err := sweep.Load(tinyStudy)
+	require.NoError(t, err)
+	plan, err := study.Plan("test")
+	require.NoError(t, err)
+	for _, tk := range plan.SweepTasks(0) { // ccn
+		require.Equal(t, "ccn", plan.Groups[tk.Group].Name)
+		s := experiments.Summary{Config: tk.Config.Config(), Seed: tk.Seed, Steps: 100000, FinalError: 1 + tk.Config.Config().StepSize, WallSeconds: 3600}
+		b, err := json.Marshal(s)
+		require.NoError(t, err)
+		dir := sweep.RunDir(out, tk.ID)
+		require.NoError(t, os.MkdirAll(dir, 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, experiments.SummaryFile), b, 0o644))
+	}
+	assert.Equal(t, "tiny/test in "+out+"\n"+
+		"  sweep stage: 4 of 8 runs complete (0 diverged), 0 failed, 4 pending\n"+
+		"  final stage: 0 of 4 runs complete (0 diverged), 0 failed, 4 pending; 1 more waiting for their group's selection\n"+
+		"  left: 0.9M steps, about 1.0 run-hours for 0.1M of them at this directory's speeds (each group's wall time per step over its complete runs), 0.5 hours with -j 2; 0.8M steps of groups without a complete run not estimated\n",
+		status())
+	entries, err := os.ReadDir(out)
+	require.NoError(t, err)
+	assert.Len(t, entries, 1, "nothing written beside runs/")
 }
 
 // ccn sweep -h names each flag's argument (no help text turned into one).
