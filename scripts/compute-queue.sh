@@ -5,8 +5,9 @@
 # returns when nothing of it is left to run, so the queue picks up where the
 # last machine stopped and goes on to the next study by itself.
 #
-#   scripts/compute-queue.sh [WORKROOT]    run the queue (WORKROOT/medium, WORKROOT/paper)
-#   DRY=1 scripts/compute-queue.sh         print the steps, run nothing
+#   scripts/compute-queue.sh [WORKROOT]         run the queue (WORKROOT/medium, WORKROOT/paper)
+#   scripts/compute-queue.sh status [WORKROOT]  how far each step has come, the time left
+#   DRY=1 scripts/compute-queue.sh              print the steps, run nothing
 #
 # The order:
 #   1. the Atari medium scale (its three files: check, finals, ablation, capacity)
@@ -20,6 +21,11 @@
 # paper-sweep.sh.
 set -eu
 
+mode=run
+if [ "${1:-}" = status ]; then
+	mode=status
+	shift
+fi
 root=${1:-${HOME:-/tmp}/ccn-queue}
 repo=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -28,6 +34,10 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 step() {
 	if [ -n "${DRY:-}" ]; then
 		echo "SCALE=$1 STUDIES=\"${2:-}\" TBPTT=1 scripts/paper-sweep.sh run $root/$1"
+		return
+	fi
+	if [ $mode = status ]; then
+		SCALE=$1 STUDIES=${2:-} "$repo/scripts/paper-sweep.sh" status "$root/$1"
 		return
 	fi
 	echo "compute-queue: $(date -u +%H:%M:%S) SCALE=$1 STUDIES=${2:-(default)}"
@@ -40,4 +50,4 @@ step paper auto-freezing
 step medium auto-freezing-atari
 step paper rtu-comparison
 step paper
-[ -n "${DRY:-}" ] || echo "compute-queue: $(date -u +%H:%M:%S) done"
+[ -n "${DRY:-}" ] || [ $mode = status ] || echo "compute-queue: $(date -u +%H:%M:%S) done"

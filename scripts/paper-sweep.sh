@@ -9,6 +9,8 @@
 #                                          results/SCALE, draw figures/SCALE, write
 #                                          the claims tables (paper: docs/results.md,
 #                                          medium: docs/atari.md), commit
+#   scripts/paper-sweep.sh status [WORK]   how far each study's runs in WORK have
+#                                          come and the time left (ccn sweep --status)
 #
 # WORK (default $HOME/ccn-SCALE, outside the repository) is an ordinary results
 # directory (DIR/runs/ID, package sweep). `run` first copies the committed runs
@@ -161,11 +163,29 @@ commit() {
 	git commit -q -m "results/$SCALE: $runs $SCALE-scale runs committed ($n new, ${size} kB)" || echo "paper-sweep: nothing new to commit"
 }
 
+status() {
+	# WORK, or before its first run the committed runs that run starts from.
+	dir=$work
+	if [ ! -d "$work/runs" ]; then
+		dir=$committed
+		echo "paper-sweep: $work holds no runs yet; the committed runs of results/$SCALE:"
+	fi
+	# The repository's code, which may be newer than the running sweep's binary.
+	bin=$(mktemp -d)/ccn
+	(cd "$repo" && go build -o "$bin" ./cmd/ccn)
+	mkdir -p "$dir"
+	for s in $STUDIES; do
+		"$bin" sweep "$repo/experiments/configs/$s.yaml" --scale "$SCALE" --out "$dir" --status -j "$JOBS"
+	done
+	rm -rf "$(dirname "$bin")"
+}
+
 case $cmd in
 run) run ;;
 commit) commit ;;
+status) status ;;
 *)
-	echo "usage: scripts/paper-sweep.sh run|commit [WORK]" >&2
+	echo "usage: scripts/paper-sweep.sh run|commit|status [WORK]" >&2
 	exit 2
 	;;
 esac
