@@ -49,3 +49,45 @@ func BenchmarkAtari(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSparseThreshold measures Step plus Grad at 275 inputs with the
+// sum of ∂W_ih over the nonzero inputs (sparse) and over every input
+// (dense, denseOnly), on binary inputs of several densities: the evidence
+// for sparseWorth's threshold of one nonzero input in eight.
+func BenchmarkSparseThreshold(b *testing.B) {
+	for _, c := range []struct{ H, k int }{{7, 5}, {2, 15}, {25, 2}} {
+		for _, pct := range []int{2, 5, 8, 12, 16, 25} {
+			for _, dense := range []bool{false, true} {
+				name := fmt.Sprintf("H=%d/k=%d/on=%d%%/sparse", c.H, c.k, pct)
+				if dense {
+					name = fmt.Sprintf("H=%d/k=%d/on=%d%%/dense", c.H, c.k, pct)
+				}
+				b.Run(name, func(b *testing.B) {
+					d := arch.Dense{Hidden: c.H, Inputs: 275}
+					rng := rand.New(rand.NewPCG(3, 4))
+					p, xs := randomCase(rng, d, 64, 0.5)
+					for _, x := range xs {
+						for j := range x {
+							x[j] = 0
+							if rng.IntN(100) < pct {
+								x[j] = 1
+							}
+						}
+					}
+					e := NewTBPTT(d, c.k)
+					e.denseOnly = dense
+					e.sparseAlways = !dense
+					copy(e.Params(), p)
+					g := make([]float64, e.NumParams())
+					for _, x := range xs[:c.k+1] {
+						e.Step(x)
+					}
+					for i := 0; b.Loop(); i++ {
+						e.Step(xs[i%len(xs)])
+						e.Grad(g)
+					}
+				})
+			}
+		}
+	}
+}

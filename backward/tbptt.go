@@ -87,9 +87,10 @@ type TBPTTOf[T arch.Float] struct {
 	dcarry     []T   // H: f·δc flowing to the previous step
 	nzw        [][]int32
 
-	// denseOnly makes Grad sum ∂W_ih over every input (tests compare it
-	// with the sparse sum).
-	denseOnly bool
+	// denseOnly makes Grad sum ∂W_ih over every input, sparseAlways over
+	// the nonzero ones whatever their number (tests and benchmarks compare
+	// the two).
+	denseOnly, sparseAlways bool
 }
 
 // NewTBPTT returns a float64 engine for shape with truncation k (k ≥ 1), or
@@ -346,7 +347,7 @@ func (t *TBPTTOf[T]) sparseWorth(window int, das []T) bool {
 	for _, l := range t.nzw[:window] {
 		nnz += len(l)
 	}
-	if 8*nnz > window*t.shape.Inputs {
+	if 8*nnz > window*t.shape.Inputs && !t.sparseAlways {
 		return false
 	}
 	for _, v := range das {
