@@ -24,27 +24,11 @@ func BenchmarkAtari(b *testing.B) {
 				rng := rand.New(rand.NewPCG(1, 2))
 				p, xs := randomCase(rng, d, 64, 0.5)
 				if pixels {
-					for _, x := range xs {
-						for j := range x {
-							x[j] = 0
-							if rng.IntN(20) == 0 {
-								x[j] = 1
-							}
-						}
-					}
+					onOff(rng, xs, 5)
 				}
 				e := NewTBPTT(d, c.k)
 				copy(e.Params(), p)
-				g := make([]float64, e.NumParams())
-				for _, x := range xs[:c.k+1] {
-					e.Step(x)
-				}
-				b.ReportAllocs()
-				for i := 0; b.Loop(); i++ {
-					e.Step(xs[i%len(xs)])
-					e.Grad(g)
-				}
-				b.ReportMetric(float64(e.OpsPerStep()), "ops/op")
+				benchLoop(b, e, xs)
 			})
 		}
 	}
@@ -66,26 +50,12 @@ func BenchmarkSparseThreshold(b *testing.B) {
 					d := arch.Dense{Hidden: c.H, Inputs: 275}
 					rng := rand.New(rand.NewPCG(3, 4))
 					p, xs := randomCase(rng, d, 64, 0.5)
-					for _, x := range xs {
-						for j := range x {
-							x[j] = 0
-							if rng.IntN(100) < pct {
-								x[j] = 1
-							}
-						}
-					}
+					onOff(rng, xs, pct)
 					e := NewTBPTT(d, c.k)
 					e.denseOnly = dense
 					e.sparseAlways = !dense
 					copy(e.Params(), p)
-					g := make([]float64, e.NumParams())
-					for _, x := range xs[:c.k+1] {
-						e.Step(x)
-					}
-					for i := 0; b.Loop(); i++ {
-						e.Step(xs[i%len(xs)])
-						e.Grad(g)
-					}
+					benchLoop(b, e, xs)
 				})
 			}
 		}

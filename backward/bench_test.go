@@ -24,18 +24,35 @@ func BenchmarkStepGrad(b *testing.B) {
 			p, xs := randomCase(rng, d, 64, 0.5)
 			e := NewTBPTT(d, c.k)
 			copy(e.Params(), p)
-			g := make([]float64, e.NumParams())
-			for _, x := range xs[:c.k+1] {
-				e.Step(x)
-			}
-			b.ReportAllocs()
-			i := 0
-			for b.Loop() {
-				e.Step(xs[i%len(xs)])
-				e.Grad(g)
-				i++
-			}
-			b.ReportMetric(float64(e.OpsPerStep()), "ops/op")
+			benchLoop(b, e, xs)
 		})
+	}
+}
+
+// benchLoop times Step plus Grad of e on the inputs xs, cycled, after k+1
+// steps (a full window), and reports the engine's operations per step.
+func benchLoop(b *testing.B, e *TBPTT, xs [][]float64) {
+	g := make([]float64, e.NumParams())
+	for _, x := range xs[:e.Truncation()+1] {
+		e.Step(x)
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		e.Step(xs[i%len(xs)])
+		e.Grad(g)
+	}
+	b.ReportMetric(float64(e.OpsPerStep()), "ops/op")
+}
+
+// onOff sets every input of xs to 1 with probability pct/100, else to 0:
+// binary inputs of a given density.
+func onOff(rng *rand.Rand, xs [][]float64, pct int) {
+	for _, x := range xs {
+		for j := range x {
+			x[j] = 0
+			if rng.IntN(100) < pct {
+				x[j] = 1
+			}
+		}
 	}
 }

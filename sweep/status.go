@@ -36,18 +36,7 @@ type Status struct {
 // times is Failed; maxAttempts ≤ 0 means DefaultMaxAttempts) and estimates
 // the time left.
 func StatusOf(plan Plan, out string, maxAttempts int) Status {
-	if maxAttempts <= 0 {
-		maxAttempts = DefaultMaxAttempts
-	}
-	cache := map[string]Outcome{}
-	look := func(id string) Outcome {
-		o, ok := cache[id]
-		if !ok {
-			o = Look(out, id, maxAttempts)
-			cache[id] = o
-		}
-		return o
-	}
+	look := cachedLook(out, maxAttempts)
 	var st Status
 	left := make([]int64, len(plan.Groups)) // steps still to compute, by group
 	speed := make([]struct {

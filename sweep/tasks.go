@@ -14,18 +14,7 @@ import (
 // whose sweep stage is settled. waiting counts the groups whose final stage
 // must wait for sweep runs to finish (emit the tasks again afterwards).
 func Runnable(plan Plan, out string, maxAttempts int) (tasks []Task, waiting int) {
-	if maxAttempts <= 0 {
-		maxAttempts = DefaultMaxAttempts
-	}
-	cache := map[string]Outcome{}
-	look := func(id string) Outcome {
-		o, ok := cache[id]
-		if !ok {
-			o = Look(out, id, maxAttempts)
-			cache[id] = o
-		}
-		return o
-	}
+	look := cachedLook(out, maxAttempts)
 	seen := map[string]bool{}
 	add := func(t Task) {
 		if !seen[t.ID] && look(t.ID).State == Pending {
@@ -49,6 +38,23 @@ func Runnable(plan Plan, out string, maxAttempts int) (tasks []Task, waiting int
 		}
 	}
 	return tasks, waiting
+}
+
+// cachedLook returns Look on out, each run read once (maxAttempts ≤ 0 means
+// DefaultMaxAttempts).
+func cachedLook(out string, maxAttempts int) func(id string) Outcome {
+	if maxAttempts <= 0 {
+		maxAttempts = DefaultMaxAttempts
+	}
+	cache := map[string]Outcome{}
+	return func(id string) Outcome {
+		o, ok := cache[id]
+		if !ok {
+			o = Look(out, id, maxAttempts)
+			cache[id] = o
+		}
+		return o
+	}
 }
 
 // RunArgs returns the `ccn run` flags that reproduce r exactly: every
