@@ -43,8 +43,12 @@ type Summary struct {
 	// at which each stage froze (StageEnder), in order: stage s learned over
 	// steps [Stages[s−1], Stages[s]), from 0; the last stage learns to the
 	// end. Empty when no stage froze.
-	Stages         []int   `json:"stages,omitempty"`
-	WallSeconds    float64 `json:"wall_seconds"`     // duration of the learning loop
+	Stages      []int   `json:"stages,omitempty"`
+	WallSeconds float64 `json:"wall_seconds"` // duration of the learning loop
+	// CPUSeconds is the CPU time of the learning loop's thread: its own
+	// work, whatever else ran on the machine (0, and left out, where the
+	// system's thread clock is not read: internal/cputime).
+	CPUSeconds     float64 `json:"cpu_seconds,omitempty"`
 	StepsPerSecond float64 `json:"steps_per_second"` // Steps / WallSeconds
 	Diverged       bool    `json:"diverged"`         // a prediction or parameter became NaN or ±Inf
 	Version        string  `json:"version"`          // module version, "(devel)" for a source build

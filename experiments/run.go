@@ -10,11 +10,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"time"
 
 	"github.com/ccn-go/ccn/env"
 	"github.com/ccn-go/ccn/env/catalog"
 	"github.com/ccn-go/ccn/internal/atomicfile"
+	"github.com/ccn-go/ccn/internal/cputime"
 	"github.com/ccn-go/ccn/td"
 )
 
@@ -189,6 +191,10 @@ func execute(ctx context.Context, r Resolved, e env.Env, dir string, opts Option
 			agent.EndEpisode()
 		}
 	}
+	// The loop on one thread, so that its thread's CPU time is the run's.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	cpu0, cpuOK := cputime.Thread()
 	start := time.Now()
 	_, ret := e.Next(x)
 	y := agent.Start(x)
@@ -233,6 +239,7 @@ func execute(ctx context.Context, r Resolved, e env.Env, dir string, opts Option
 		}
 	}
 	wall := time.Since(start).Seconds()
+	cpu1, _ := cputime.Thread()
 	if !diverged && !agent.ParamsFinite() {
 		diverged = true
 	}
@@ -251,6 +258,9 @@ func execute(ctx context.Context, r Resolved, e env.Env, dir string, opts Option
 		sum.Stages = append([]int(nil), l.StageEnds()...)
 	}
 	sum.WallSeconds = wall
+	if cpuOK {
+		sum.CPUSeconds = (cpu1 - cpu0).Seconds()
+	}
 	if wall > 0 {
 		sum.StepsPerSecond = float64(steps) / wall
 	}

@@ -24,10 +24,12 @@ type Status struct {
 	// Steps is the number of steps still to compute: those of the pending
 	// and the waiting runs.
 	Steps int64
-	// Seconds estimates the wall seconds of Steps, one run at a time, at
-	// each group's own speed: the mean wall seconds per step of its
-	// complete (not diverged) runs in the directory. Unmeasured is the part
-	// of Steps of groups without such a run, left out of Seconds.
+	// Seconds estimates the seconds of Steps, one run at a time, at each
+	// group's own speed: the seconds per step of its complete (not
+	// diverged) runs in the directory, each run's CPU seconds where it
+	// recorded them (experiments.Summary.CPUSeconds), else its wall
+	// seconds. Unmeasured is the part of Steps of groups without such a
+	// run, left out of Seconds.
 	Seconds    float64
 	Unmeasured int64
 }
@@ -52,8 +54,12 @@ func StatusOf(plan Plan, out string, maxAttempts int) Status {
 		switch o := look(t.ID); o.State {
 		case Done:
 			c.Done++
-			if o.Summary.Steps > 0 && o.Summary.WallSeconds > 0 {
-				speed[t.Group].seconds += o.Summary.WallSeconds
+			sec := o.Summary.CPUSeconds
+			if sec <= 0 {
+				sec = o.Summary.WallSeconds
+			}
+			if o.Summary.Steps > 0 && sec > 0 {
+				speed[t.Group].seconds += sec
 				speed[t.Group].steps += int64(o.Summary.Steps)
 			}
 		case Diverged:

@@ -151,6 +151,10 @@ func TestRunWritesFilesDeterministically(t *testing.T) {
 	}
 	assert.Equal(t, 3000.0, s["steps"])
 	assert.Equal(t, false, s["diverged"])
+	if runtime.GOOS == "linux" { // the thread's CPU time, at most the loop's wall time
+		assert.Greater(t, s["cpu_seconds"], 0.0)
+		assert.LessOrEqual(t, s["cpu_seconds"], s["wall_seconds"].(float64)+0.01)
+	}
 	cfg := s["config"].(map[string]any)
 	assert.Equal(t, "columnar", cfg["method"])
 	assert.Equal(t, 0.99, cfg["lambda"], "the resolved config is recorded")
