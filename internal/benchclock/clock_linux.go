@@ -3,17 +3,16 @@ package benchclock
 import (
 	"runtime"
 	"slices"
-	"syscall"
 	"testing"
-	"unsafe"
+
+	"github.com/ccn-go/ccn/internal/cputime"
 )
 
-// ThreadCPU returns the calling thread's CPU time in nanoseconds.
-func ThreadCPU() int64 {
-	const clockThreadCPUTimeID = 3
-	var ts syscall.Timespec
-	syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTimeID, uintptr(unsafe.Pointer(&ts)), 0)
-	return ts.Nano()
+// threadCPU is the calling thread's CPU time in nanoseconds (cputime.Thread,
+// which reads it on Linux, the only system of this file).
+func threadCPU() int64 {
+	d, _ := cputime.Thread()
+	return int64(d)
 }
 
 // Chunks times b.N steps on a locked OS thread: run(lo, hi) takes steps lo
@@ -27,14 +26,14 @@ func Chunks(b *testing.B, chunk int, unit string, run func(lo, hi int)) {
 	var per []float64
 	b.ReportAllocs()
 	b.ResetTimer()
-	start := ThreadCPU()
+	start := threadCPU()
 	for lo := 0; lo < b.N; lo += chunk {
 		hi := min(lo+chunk, b.N)
-		c := ThreadCPU()
+		c := threadCPU()
 		run(lo, hi)
-		per = append(per, float64(ThreadCPU()-c)/float64(hi-lo))
+		per = append(per, float64(threadCPU()-c)/float64(hi-lo))
 	}
-	b.ReportMetric(float64(ThreadCPU()-start)/float64(b.N), "cpu-ns/"+unit)
+	b.ReportMetric(float64(threadCPU()-start)/float64(b.N), "cpu-ns/"+unit)
 	slices.Sort(per)
 	b.ReportMetric(per[len(per)/10], "p10-cpu-ns/"+unit)
 	b.ReportMetric(per[len(per)/2], "p50-cpu-ns/"+unit)
