@@ -3,6 +3,7 @@ package compare
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 
 	"github.com/ccn-go/ccn/arch"
 	"github.com/ccn-go/ccn/forward"
@@ -49,6 +50,15 @@ func (c Case) Linear() arch.Linear {
 		}
 	}
 	return l
+}
+
+// trajectory draws the case's i-th trajectory from rng: the suite's cycle
+// of input kinds, or pixel inputs on every one (PixelInputs).
+func (c Case) trajectory(rng *rand.Rand, i int) Trajectory {
+	if c.PixelInputs {
+		return pixelTrajectory(rng, i, c.Length, c.Inputs)
+	}
+	return randomTrajectory(rng, i, c.Length, c.Inputs)
 }
 
 // CellName is the cell column of the verification table: Cell, with
@@ -410,12 +420,7 @@ func runCase(r *reference.Reference, c Case, cfg SuiteConfig, index int) Result 
 	}
 	for i := 0; i < cfg.Trajectories; i++ {
 		rng := newRand(cfg.Seed, index*1000+i)
-		var tr Trajectory
-		if c.PixelInputs {
-			tr = pixelTrajectory(rng, i, c.Length, c.Inputs)
-		} else {
-			tr = randomTrajectory(rng, i, c.Length, c.Inputs)
-		}
+		tr := c.trajectory(rng, i)
 		var a Agreement
 		var err error
 		fd, bd := cfg.Inject.Forward(), cfg.Inject.Backward()

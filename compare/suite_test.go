@@ -105,12 +105,7 @@ func TestPixelRowsExerciseSparseSum(t *testing.T) {
 			continue
 		}
 		for i := range cfg.Trajectories {
-			var tr Trajectory
-			if c.PixelInputs {
-				tr = pixelTrajectory(newRand(cfg.Seed, index*1000+i), i, c.Length, c.Inputs)
-			} else {
-				tr = randomTrajectory(newRand(cfg.Seed, index*1000+i), i, c.Length, c.Inputs)
-			}
+			tr := c.trajectory(newRand(cfg.Seed, index*1000+i), i)
 			sparse := true
 			for end := 1; end <= c.Length; end++ {
 				start := max(0, end-c.Truncation)
