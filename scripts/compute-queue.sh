@@ -28,6 +28,13 @@ if [ "${1:-}" = status ]; then
 fi
 root=${1:-${HOME:-/tmp}/ccn-queue}
 repo=$(cd "$(dirname "$0")/.." && pwd)
+if [ $mode = status ] && [ -z "${DRY:-}" ]; then
+	# One binary for every step's status.
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	(cd "$repo" && go build -o "$tmp/ccn" ./cmd/ccn)
+	export CCN="$tmp/ccn"
+fi
 
 # step SCALE [STUDIES]: one paper-sweep.sh run (T-BPTT groups included);
 # without STUDIES, paper-sweep.sh's own list for SCALE.

@@ -170,14 +170,18 @@ status() {
 		dir=$committed
 		echo "paper-sweep: $work holds no runs yet; the committed runs of results/$SCALE:"
 	fi
-	# The repository's code, which may be newer than the running sweep's binary.
-	bin=$(mktemp -d)/ccn
-	(cd "$repo" && go build -o "$bin" ./cmd/ccn)
+	# The repository's code, which may be newer than the running sweep's
+	# binary: built here unless CCN names one (compute-queue.sh builds once).
+	bin=${CCN:-}
+	if [ -z "$bin" ]; then
+		bin=$(mktemp -d)/ccn
+		(cd "$repo" && go build -o "$bin" ./cmd/ccn)
+	fi
 	mkdir -p "$dir"
 	for s in $STUDIES; do
 		"$bin" sweep "$repo/experiments/configs/$s.yaml" --scale "$SCALE" --out "$dir" --status -j "$JOBS"
 	done
-	rm -rf "$(dirname "$bin")"
+	[ -n "${CCN:-}" ] || rm -rf "$(dirname "$bin")"
 }
 
 case $cmd in
