@@ -32,7 +32,8 @@
 # game's reference), STUDIES (the six trace-patterning files; the three Atari
 # files at medium), ALPHAS (the order in which step sizes run: 3e-4 first, at
 # medium the authors' 1e-4), FINALS (run only the first FINALS final seeds of
-# each group, 100 to 100+FINALS-1; default all).
+# each group, 100 to 100+FINALS-1; default all), CCN (status: the binary to ask;
+# default a build of this repository).
 set -eu
 
 cmd=${1:-}
