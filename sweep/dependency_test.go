@@ -15,7 +15,8 @@ import (
 // (docs/truncation-study.md): its ISI ranges, the ITI scaled with the ISI by
 // the paper's 10/3, its groups and their compute-matched sizes, its protocol
 // (sweep seeds 0-2, ten final seeds at 10M steps), and that its ISI 24-36 runs
-// are the paper-scale runs of the studies it compares with (same IDs).
+// are the paper-scale runs of the studies it compares with (same IDs), RTU's
+// those of rtu-comparison.
 func TestDependencyLengthStudy(t *testing.T) {
 	s, err := Load("../experiments/configs/dependency-length.yaml")
 	require.NoError(t, err)
@@ -48,24 +49,24 @@ func TestDependencyLengthStudy(t *testing.T) {
 			assert.Zero(t, c.ISIMin+c.ISIMax+c.ITIMin+c.ITIMax+c.Distractors, g.Name)
 		}
 		want := 6
-		if c.Method.Networked() {
+		if c.Method.Normalized() {
 			want = 12 // × ε
 		}
 		assert.Len(t, g.Candidates, want, g.Name)
 	}
 	all := [][2]int{{8, 12}, {24, 36}, {48, 72}, {96, 144}}
 	assert.Equal(t, map[string][][2]int{
-		"ccn": all, "columnar": all, "tbptt-3:10": all, "tbptt-15:4": all,
+		"ccn": all, "columnar": all, "rtu": all, "tbptt-3:10": all, "tbptt-15:4": all,
 		"tbptt-30:2": all[1:], "tbptt-h10-k15": all,
 	}, isis)
 	assert.Equal(t, map[string]shape{
-		"ccn": {0, 0, 16}, "columnar": {0, 0, 10}, "tbptt-3:10": {3, 10, 0}, "tbptt-15:4": {15, 4, 0},
+		"ccn": {0, 0, 16}, "columnar": {0, 0, 10}, "rtu": {0, 21, 0}, "tbptt-3:10": {3, 10, 0}, "tbptt-15:4": {15, 4, 0},
 		"tbptt-30:2": {30, 2, 0}, "tbptt-h10-k15": {15, 10, 0},
 	}, shapes)
 
 	// Its ISI 24-36 runs are the other studies' paper-scale runs.
 	others := map[string]bool{}
-	for _, f := range []string{"main-comparison", "compute-matched-tbptt", "truncation-h10"} {
+	for _, f := range []string{"main-comparison", "compute-matched-tbptt", "truncation-h10", "rtu-comparison"} {
 		o, err := Load("../experiments/configs/" + f + ".yaml")
 		require.NoError(t, err)
 		op, err := o.Plan("paper")
