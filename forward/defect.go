@@ -52,6 +52,14 @@ const (
 	// traces read the previous step's input, as if the copy were taken
 	// before the input changed. The float64 engine ignores it.
 	Float32StaleInput
+	// DropFrozenRecurrentTerm is DropRecurrentTerm in the traces of the
+	// frozen columns only (NetworkConfig.FrozenTraces): the learning
+	// columns' gradient stays right, the frozen columns' is wrong.
+	DropFrozenRecurrentTerm
+	// DropFrozenTracesAtStage makes Network.AdvanceStage (with FrozenTraces)
+	// start the newly frozen columns' traces at zero instead of carrying
+	// over the traces they had while learning.
+	DropFrozenTracesAtStage
 )
 
 // String returns the name of the defect.
@@ -77,6 +85,10 @@ func (d Defect) String() string {
 		return "Float32StaleInput"
 	case DropNormScale:
 		return "DropNormScale"
+	case DropFrozenRecurrentTerm:
+		return "DropFrozenRecurrentTerm"
+	case DropFrozenTracesAtStage:
+		return "DropFrozenTracesAtStage"
 	}
 	return fmt.Sprintf("Defect(%d)", int(d))
 }

@@ -42,6 +42,13 @@ type NetworkConfig struct {
 	// Norm, whether or not Norm is enabled, and its statistics are constants
 	// for the gradient.
 	NormalizeInputs bool
+	// FrozenTraces keeps the RTRL traces of the frozen columns too (float64
+	// only), so that FrozenGrad can give the gradient of the prediction with
+	// respect to the frozen parameters along each column's own recurrence
+	// and head weight (frozen features that keep learning slowly: the
+	// paper's §6). Off, frozen columns cost the forward pass only (the
+	// paper's CCN). OpsPerStep does not count these traces.
+	FrozenTraces bool
 	// InitScale is the half-width s of the distribution U(-s, s) of every
 	// parameter of a new column (weights, recurrent scalars and biases). If 0
 	// it defaults to DefaultInitScale. Head weights and bias start at 0.
@@ -83,8 +90,10 @@ type Network = NetworkOf[float64]
 type NetworkOf[T arch.Float] struct {
 	// Defect injects a deliberate mistake for tests of the comparison only.
 	// Network honours PreviousStepFeatures (float64 only), DropRecurrentTerm
-	// (in its learning columns), RestartStatsAtStage, RestartStateAtStage
-	// and Float32StaleInput (float32 only).
+	// (in its learning columns, and its frozen ones with FrozenTraces),
+	// RestartStatsAtStage, RestartStateAtStage, Float32StaleInput (float32
+	// only), DropFrozenRecurrentTerm and DropFrozenTracesAtStage
+	// (FrozenTraces only).
 	Defect Defect
 
 	cfg NetworkConfig // defaults resolved
@@ -94,6 +103,9 @@ type NetworkOf[T arch.Float] struct {
 	frozen, learn []T
 	hTrace        []T            // the learning columns' ∂h/∂θ, their blocks one after the other
 	cTrace        []T            // the learning columns' ∂c/∂θ
+	fhTrace       []T            // FrozenTraces: the frozen columns' ∂h/∂θ, in the layout of frozen
+	fcTrace       []T            // FrozenTraces: the frozen columns' ∂c/∂θ
+	fcoef         []float64      // FrozenTraces: per frozen column w_k/max(ε, σ_k) of the last step
 	cols          []netColumn[T] // every feature, stage by stage; capacity MaxFeatures
 	stageStart    []int          // first feature of each stage, then Features()
 	stageBlocks   [][]T          // the parameter blocks of each stage's columns, one after the other
@@ -130,7 +142,7 @@ func NewNetworkOf[T arch.Float](cfg NetworkConfig) *NetworkOf[T] {
 	if cfg.MaxFeatures == 0 {
 		cfg.MaxFeatures = cfg.FeaturesPerStage
 	}
-	cfg = resolve(cfg)
+	cfg = resolve[T](cfg)
 	top := arch.Network{
 		Inputs: cfg.Inputs,
 		Stages: []int{min(cfg.FeaturesPerStage, cfg.MaxFeatures)},
@@ -159,11 +171,11 @@ func NewNetworkAtOf[T arch.Float](top arch.Network, cfg NetworkConfig) *NetworkO
 		cfg.FeaturesPerStage = top.LearningColumns()
 	}
 	cfg.MaxFeatures = max(cfg.MaxFeatures, top.Features())
-	return build[T](top, resolve(cfg))
+	return build[T](top, resolve[T](cfg))
 }
 
 // resolve checks cfg and fills its defaults.
-func resolve(cfg NetworkConfig) NetworkConfig {
+func resolve[T arch.Float](cfg NetworkConfig) NetworkConfig {
 	switch {
 	case cfg.Inputs < 1:
 		panic(fmt.Sprintf("forward: network needs at least one input, got %d", cfg.Inputs))
@@ -175,6 +187,8 @@ func resolve(cfg NetworkConfig) NetworkConfig {
 		panic(fmt.Sprintf("forward: StepsPerStage %d, want ≥ 0", cfg.StepsPerStage))
 	case cfg.InitScale < 0:
 		panic(fmt.Sprintf("forward: InitScale %v, want ≥ 0", cfg.InitScale))
+	case cfg.FrozenTraces && float.Is32[T]():
+		panic("forward: FrozenTraces needs the float64 engine")
 	case cfg.AutoFreeze.On() && cfg.StepsPerStage != 0:
 		panic(fmt.Sprintf("forward: StepsPerStage %d with AutoFreeze, want 0", cfg.StepsPerStage))
 	}
@@ -244,6 +258,9 @@ func (n *NetworkOf[T]) Reset() {
 	}
 	clear(n.hTrace)
 	clear(n.cTrace)
+	clear(n.fhTrace)
+	clear(n.fcTrace)
+	clear(n.fcoef)
 	n.inputNorm.reset()
 	n.featNorm.reset()
 	clear(n.in)
@@ -290,7 +307,10 @@ func (n *NetworkOf[T]) Step(x []float64) float64 {
 	L := n.top.Learning()
 	for s := 0; s < L; s++ {
 		xs := in[:m+n.stageStart[s]]
-		n.stepStage(s, xs, xs, false)
+		n.stepStage(s, xs, xs, n.cfg.FrozenTraces)
+		if n.cfg.FrozenTraces {
+			n.frozenTraces(s, xs)
+		}
 	}
 	lo, hi := n.stageStart[L], n.stageStart[L+1]
 	xd := in[:m+lo]
@@ -312,6 +332,11 @@ func (n *NetworkOf[T]) Step(x []float64) float64 {
 	}
 	for j := range n.coef[:hi-lo] {
 		n.coef[j] = float64(w[lo+j]) * n.featNorm.scale[lo+j]
+	}
+	if n.cfg.FrozenTraces {
+		for k := range n.fcoef[:lo] {
+			n.fcoef[k] = float64(w[k]) * n.featNorm.scale[k]
+		}
 	}
 	n.steps++
 	n.total++
@@ -350,7 +375,7 @@ func (n *NetworkOf[T]) stepStage(s int, xf, xd []float64, learn bool) {
 		} else {
 			lanes.TraceScalars(k, ai, af, ag, ao, cp, tc, float.F64(blocks), len(xd))
 		}
-		if n.Defect == DropRecurrentTerm {
+		if n.Defect == DropRecurrentTerm || (n.Defect == DropFrozenRecurrentTerm && s < n.top.Learning()) {
 			clear(k.A[:u])
 			clear(k.E[:u])
 		}

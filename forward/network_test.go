@@ -462,3 +462,44 @@ func TestNetworkFeatureScales(t *testing.T) {
 		})
 	}
 }
+
+// TestFrozenTracesLeaveTheNetworkUnchanged: keeping the frozen columns'
+// traces changes neither the predictions nor the learnable gradient, bit for
+// bit, through stage changes and a Reset.
+func TestFrozenTracesLeaveTheNetworkUnchanged(t *testing.T) {
+	cfg := NetworkConfig{Inputs: 5, FeaturesPerStage: 2, MaxFeatures: 7, StepsPerStage: 40,
+		Norm: arch.Normalization{Enabled: true, Decay: 0.99}, Seed: 3}
+	plain := NewNetwork(cfg)
+	cfg.FrozenTraces = true
+	traced := NewNetwork(cfg)
+	rng := rand.New(rand.NewPCG(9, 9))
+	x := make([]float64, cfg.Inputs)
+	g1, g2 := make([]float64, 0, 512), make([]float64, 0, 512)
+	for step := range 200 {
+		for i := range x {
+			x[i] = rng.NormFloat64()
+		}
+		if step == 150 {
+			plain.Reset()
+			traced.Reset()
+		}
+		y1, y2 := plain.Step(x), traced.Step(x)
+		require.Equal(t, math.Float64bits(y1), math.Float64bits(y2), "step %d", step)
+		g1, g2 = g1[:plain.NumParams()], g2[:traced.NumParams()]
+		plain.Grad(g1)
+		traced.Grad(g2)
+		require.Equal(t, g1, g2, "step %d", step)
+		// Move the head so that the features count and steps differ.
+		for _, n := range []*Network{plain, traced} {
+			top := n.Topology()
+			for k := top.OffHead(); k <= top.OffHeadBias(); k++ {
+				n.Params()[k] += 0.01
+			}
+		}
+	}
+	assert.Equal(t, 4, traced.Stage()+1, "the run crossed three stage changes")
+	fg := make([]float64, len(traced.Frozen()))
+	traced.FrozenGrad(fg)
+	assert.NotZero(t, fg[0], "the frozen traces are kept")
+	assert.Panics(t, func() { plain.FrozenGrad(make([]float64, len(plain.Frozen()))) })
+}

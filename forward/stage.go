@@ -36,6 +36,10 @@ func build[T arch.Float](top arch.Network, cfg NetworkConfig) *NetworkOf[T] {
 	n.frozen = make([]T, top.NumFrozen())
 	n.learn = make([]T, top.NumLearnable())
 	n.allocTraces(top)
+	if cfg.FrozenTraces {
+		n.allocFrozenTraces(arch.Network{}, top)
+		n.fcoef = make([]float64, maxF)
+	}
 	for s, u := range top.Stages {
 		for j := 0; j < u; j++ {
 			n.cols = append(n.cols, netColumn[T]{params: block(top, n.frozen, n.learn, s, j)})
@@ -114,6 +118,12 @@ func (n *NetworkOf[T]) AdvanceStage() {
 	}
 	u := min(n.cfg.FeaturesPerStage, n.cfg.MaxFeatures-F)
 	old, oldLearn := n.top, n.learn
+	if n.cfg.FrozenTraces {
+		// The newly frozen columns keep their traces: finish the last
+		// Step's update first.
+		n.applyTraces(nil, 0, false)
+		n.allocFrozenTraces(old, old.WithStage(u))
+	}
 	top := old.WithStage(u)
 
 	frozen := make([]T, top.NumFrozen())

@@ -49,6 +49,13 @@ type Network struct {
 	// The adjoint of the learning stage's final state (u values each).
 	LH, LC *gorgonia.Node
 
+	// Opts are the graph's options.
+	Opts NetworkOpts
+	// Cut (Opts.Cut only): the normalized features ĥ that the columns read
+	// (Steps×(Features+1), the last column unused), constants; the head
+	// reads the graph's own.
+	Cut *gorgonia.Node
+
 	// Y[t-1] is the scalar y_t; Loss is L.
 	Y    []*gorgonia.Node
 	Loss *gorgonia.Node
@@ -57,9 +64,30 @@ type Network struct {
 	Grads gorgonia.Nodes
 }
 
+// NetworkOpts are options of a Network graph beyond the default (the
+// gradient of the learnable vector).
+type NetworkOpts struct {
+	// AllStages makes every stage's W, U, b gradient targets, the frozen
+	// ones included: Grads are then W, U, B of stage 0, 1, …, then ∂L/∂w,
+	// ∂L/∂b, and the learning stage's entering state is not a target
+	// (FullGradient; StateGradient and Gradient are not available).
+	AllStages bool
+	// Cut makes every column read the features of earlier stages from the
+	// constant Cut (bound with BindCut to the values the graph computes)
+	// while the head reads the graph's own: the gradient with respect to a
+	// column's parameters is then the one along its own recurrence and head
+	// weight only, the paths through later columns cut.
+	Cut bool
+}
+
 // NewNetwork builds the graph of top unrolled over steps ≥ 1 steps, together
 // with the symbolic gradient of L.
 func NewNetwork(top arch.Network, steps int) (*Network, error) {
+	return NewNetworkWith(top, steps, NetworkOpts{})
+}
+
+// NewNetworkWith is NewNetwork with options.
+func NewNetworkWith(top arch.Network, steps int, opts NetworkOpts) (*Network, error) {
 	top.Validate()
 	if steps < 1 {
 		panic(fmt.Sprintf("graph: network window of %d steps", steps))
@@ -80,6 +108,10 @@ func NewNetwork(top arch.Network, steps int) (*Network, error) {
 		X:        gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(steps, top.Inputs), gorgonia.WithName("net_x")),
 		A:        gorgonia.NewVector(g, tensor.Float64, gorgonia.WithShape(steps), gorgonia.WithName("net_a")),
 		Y:        make([]*gorgonia.Node, steps),
+		Opts:     opts,
+	}
+	if opts.Cut {
+		n.Cut = gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(steps, features+1), gorgonia.WithName("net_cut"))
 	}
 	uL := top.LearningColumns()
 	n.LH, n.LC = adjointNode(g, uL, "net_lambda_h"), adjointNode(g, uL, "net_lambda_c")
@@ -107,7 +139,14 @@ func NewNetwork(top arch.Network, steps int) (*Network, error) {
 			in := []*gorgonia.Node{x}
 			for s, u := range top.Stages {
 				input := x
-				if s > 0 {
+				switch {
+				case s > 0 && opts.Cut:
+					cut := gorgonia.Must(gorgonia.Slice(n.Cut, gorgonia.S(t), gorgonia.S(0, top.FirstFeature(s))))
+					if top.FirstFeature(s) == 1 { // a one-element slice is a scalar
+						cut = gorgonia.Must(gorgonia.Reshape(cut, tensor.Shape{1}))
+					}
+					input = gorgonia.Must(gorgonia.Concat(0, x, cut))
+				case s > 0:
 					input = gorgonia.Must(gorgonia.Concat(0, in...))
 				}
 				rec := gorgonia.Must(gorgonia.HadamardProd(n.U[s], gorgonia.Must(gorgonia.Concat(0, h[s], h[s], h[s], h[s]))))
@@ -131,7 +170,15 @@ func NewNetwork(top arch.Network, steps int) (*Network, error) {
 		return nil, err
 	}
 	l := top.Learning()
-	if n.Grads, err = gorgonia.Grad(n.Loss, n.W[l], n.U[l], n.B[l], n.Head, n.HeadBias, n.H0[l], n.C0[l]); err != nil {
+	targets := gorgonia.Nodes{n.W[l], n.U[l], n.B[l], n.Head, n.HeadBias, n.H0[l], n.C0[l]}
+	if opts.AllStages {
+		targets = nil
+		for s := range top.Stages {
+			targets = append(targets, n.W[s], n.U[s], n.B[s])
+		}
+		targets = append(targets, n.Head, n.HeadBias)
+	}
+	if n.Grads, err = gorgonia.Grad(n.Loss, targets...); err != nil {
 		return nil, fmt.Errorf("graph: network gradient: %w", err)
 	}
 	return n, nil
@@ -267,6 +314,9 @@ func (n *Network) BindAdjoint(lh, lc []float64) error {
 // StateGradient returns ∂L/∂h_0 and ∂L/∂c_0 of the learning stage after a
 // run (LearningColumns values each).
 func (n *Network) StateGradient() (dh0, dc0 []float64, err error) {
+	if n.Opts.AllStages {
+		panic("graph: StateGradient of an AllStages network graph")
+	}
 	if dh0, err = Floats(n.Grads[5]); err != nil {
 		return nil, nil, err
 	}
@@ -279,6 +329,9 @@ func (n *Network) StateGradient() (dh0, dc0 []float64, err error) {
 // Gradient returns the values of the gradient nodes after a run, as a fresh
 // vector in the learnable layout of arch.Network.
 func (n *Network) Gradient() ([]float64, error) {
+	if n.Opts.AllStages {
+		panic("graph: Gradient of an AllStages network graph (FullGradient)")
+	}
 	top := n.Top
 	vals := make([][]float64, 5)
 	for i, g := range n.Grads[:5] {
@@ -307,6 +360,77 @@ func (n *Network) Gradient() ([]float64, error) {
 	copy(grad[top.OffHead():top.OffHeadBias()], head)
 	grad[top.OffHeadBias()] = bias[0]
 	return grad, nil
+}
+
+// BindCut binds the features that the columns of a Cut graph read:
+// features[t][k] = ĥ_{t+1,k} for every feature k (Features values per step).
+// Call it after Bind.
+func (n *Network) BindCut(features [][]float64) error {
+	if !n.Opts.Cut {
+		panic("graph: BindCut of a network graph without Cut")
+	}
+	F := n.Top.Features()
+	if len(features) != n.Steps {
+		panic(fmt.Sprintf("graph: %d rows of cut features for a window of %d steps", len(features), n.Steps))
+	}
+	rows := make([][]float64, n.Steps)
+	for t, row := range features {
+		if len(row) != F {
+			panic(fmt.Sprintf("graph: cut features row %d has %d values, want %d", t, len(row), F))
+		}
+		rows[t] = append(append(make([]float64, 0, F+1), row...), 0)
+	}
+	if err := letRows(n.Cut, rows, F+1); err != nil {
+		return fmt.Errorf("graph: bind cut features: %w", err)
+	}
+	return nil
+}
+
+// FullGradient returns, after a run of an AllStages graph, the gradient as
+// fresh vectors in the frozen and learnable layouts of arch.Network.
+func (n *Network) FullGradient() (frozen, learnable []float64, err error) {
+	if !n.Opts.AllStages {
+		panic("graph: FullGradient of a network graph without AllStages")
+	}
+	top := n.Top
+	frozen, learnable = make([]float64, top.NumFrozen()), make([]float64, top.NumLearnable())
+	for s, u := range top.Stages {
+		m := top.ColumnInputs(s)
+		var vals [3][]float64
+		for i := range vals {
+			if vals[i], err = Floats(n.Grads[3*s+i]); err != nil {
+				return nil, nil, err
+			}
+		}
+		w, us, b := vals[0], vals[1], vals[2]
+		if len(w) != 4*u*m || len(us) != 4*u || len(b) != 4*u {
+			return nil, nil, fmt.Errorf("graph: stage %d gradient has unexpected sizes %d, %d, %d", s, len(w), len(us), len(b))
+		}
+		for j := 0; j < u; j++ {
+			block := top.Block(frozen, learnable, s, j)
+			for q := 0; q < arch.NumGates; q++ {
+				row := q*u + j
+				copy(block[arch.ColIdxW(m, q, 0):][:m], w[row*m:(row+1)*m])
+				block[arch.ColIdxU(m, q)] = us[row]
+				block[arch.ColIdxB(m, q)] = b[row]
+			}
+		}
+	}
+	k := 3 * top.NumStages()
+	head, err := Floats(n.Grads[k])
+	if err != nil {
+		return nil, nil, err
+	}
+	bias, err := Floats(n.Grads[k+1])
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(head) != top.Features() || len(bias) != 1 {
+		return nil, nil, fmt.Errorf("graph: head gradient has unexpected sizes %d, %d", len(head), len(bias))
+	}
+	copy(learnable[top.OffHead():top.OffHeadBias()], head)
+	learnable[top.OffHeadBias()] = bias[0]
+	return frozen, learnable, nil
 }
 
 // Outputs returns y_1..y_Steps after a run, as a fresh slice.
