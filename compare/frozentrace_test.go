@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -129,4 +130,34 @@ func TestFrozenBias(t *testing.T) {
 		assert.Less(t, b.RelErr, 1e-12, "stage %d", b.Stage)
 		assert.InDelta(t, 1, b.Cosine, 1e-12, "stage %d", b.Stage)
 	}
+}
+
+// The gate of a run whose frozen stages learn (FrozenTraces) checks the
+// frozen columns' traces at the run's last topology, at both scales, and
+// refuses the run when that check fails, naming it; other runs' gates do not
+// run it.
+func TestGateRunsFrozenCheck(t *testing.T) {
+	var tops []arch.Network
+	fail := false
+	saved := gateCheckFrozen
+	t.Cleanup(func() { gateCheckFrozen = saved })
+	gateCheckFrozen = func(r *reference.Reference, top arch.Network, tr Trajectory, rng *rand.Rand, d forward.Defect) (Agreement, error) {
+		tops = append(tops, top)
+		a, err := saved(r, top, tr, rng, d)
+		if fail {
+			a.MaxRel = 1
+		}
+		return a, err
+	}
+	spec := gateSpecs()[arch.MethodCCN]
+	require.NoError(t, Gate(spec))
+	assert.Empty(t, tops, "a run whose frozen stages stay constant")
+	spec.Net.FrozenTraces = true
+	require.NoError(t, Gate(spec))
+	require.Len(t, tops, len(gateScales))
+	assert.Equal(t, spec.Net.MaxFeatures, tops[0].Features(), "the run's last topology")
+	fail = true
+	var ge *GateError
+	require.ErrorAs(t, Gate(spec), &ge)
+	assert.Contains(t, ge.Check, "frozen columns' traces")
 }

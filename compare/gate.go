@@ -54,7 +54,11 @@ type GateNet struct {
 	// (forward.AutoFreeze); the gate then also follows stage changes at
 	// steps the test picks (gateAuto).
 	AutoFreeze bool
-	StepSize   float64 // α, for the float32 check (0: 1e-3)
+	// FrozenTraces: the frozen columns keep their traces and learn
+	// (frozen-step-scale); the gate then also checks FrozenGrad at the
+	// run's last topology (gateFrozen).
+	FrozenTraces bool
+	StepSize     float64 // α, for the float32 check (0: 1e-3)
 }
 
 // GateLength is the least number of steps the gate checks: long enough for
@@ -72,6 +76,11 @@ const gateUnroll = 2
 // graph serves every step: T-BPTT with k = 30 (H = 2) took 1.09 s of CPU
 // with windows of 5, 0.68 s with 10, 0.79 s with 16.
 const gateDenseUnroll = 10
+
+// gateFrozenLength is the length of the gate's check of the frozen columns'
+// traces (CheckFrozenTraces), whose reference is one graph of that many
+// steps over every stage.
+const gateFrozenLength = 20
 
 // gateScales are the parameter scales of the gate's two checks: moderate
 // weights with the run's normalization, saturating ones with FastNorm.
@@ -166,6 +175,15 @@ func Gate(spec GateSpec) error {
 					name, a, aerr := gateAuto(r, *spec.Net, norm, normName, tr, rng, spec.Inject)
 					checks, as, err = append(checks, name), append(as, a), aerr
 				}
+				if spec.Net.FrozenTraces && err == nil {
+					tops := seg.topologies()
+					top := tops[len(tops)-1]
+					short := Trajectory{Xs: spec.Xs[:gateFrozenLength], Scale: scale}
+					var a Agreement
+					a, err = gateCheckFrozen(r, top, short, rng, spec.Inject.Forward())
+					checks = append(checks, fmt.Sprintf("frozen columns' traces at stages %v (%s, scale %g)", top.Stages, normName, scale))
+					as = append(as, a)
+				}
 			} else {
 				top := arch.Columnar(m, spec.Net.MaxFeatures, norm)
 				var a Agreement
@@ -229,6 +247,10 @@ func Gate(spec GateSpec) error {
 	}
 	return nil
 }
+
+// gateCheckFrozen is the check of the frozen columns' traces that Gate runs
+// (a variable so that a test can see that Gate runs it).
+var gateCheckFrozen = CheckFrozenTraces
 
 // gateCheckTBPTT32 is the check gateTBPTT32 runs (a variable so that a test can
 // see that Gate runs it).

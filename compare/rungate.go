@@ -67,7 +67,7 @@ func RunGateSpec(r experiments.Resolved, in Injection) (GateSpec, bool) {
 	spec := GateSpec{Xs: streamInputs(e, rng.IntN(GateWarmup), n), Seed: c.Seed, Inject: in, Float32: c.Float32}
 	if top, ok := r.Network(inputs); ok {
 		spec.Net = &GateNet{FeaturesPerStage: c.FeaturesPerStage, MaxFeatures: c.Features, Norm: top.Norm, AutoFreeze: r.AutoFreeze().On(),
-			StepSize: c.StepSize}
+			FrozenTraces: c.FrozenStepScale > 0, StepSize: c.StepSize}
 	} else if l, ok := r.Linear(inputs); ok {
 		spec.Linear = &l
 	} else if s, ok := r.RTU(inputs); ok {

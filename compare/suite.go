@@ -34,6 +34,10 @@ type Case struct {
 	// PixelInputs draws every trajectory's inputs PixelSparse (as sparse as
 	// the pixel games'), for T-BPTT's sum of ∂W_ih over the nonzero inputs.
 	PixelInputs bool
+	// FrozenTraces, for a network case: the frozen columns keep their
+	// traces (forward.NetworkConfig.FrozenTraces) and the row compares
+	// FrozenGrad and Grad with the cut reference (CheckFrozenTraces).
+	FrozenTraces bool
 }
 
 // Dense is the shape of a column or dense case.
@@ -72,6 +76,9 @@ func (c Case) CellName() string {
 	if c.PixelInputs {
 		n += "/pixels"
 	}
+	if c.FrozenTraces {
+		n += "+frozen-traces"
+	}
 	return n
 }
 
@@ -107,6 +114,9 @@ func (c Case) Params() int {
 func (c Case) Checked() (lo, hi int) {
 	switch {
 	case c.Cell == "column" || c.Cell == "dense" || c.Cell == "dense-diag" || c.Cell == "linear" || isRTU(c.Cell):
+		n := c.Params()
+		return n, n
+	case c.FrozenTraces:
 		n := c.Params()
 		return n, n
 	case c.Auto == nil:
@@ -228,6 +238,30 @@ func Cases(cfg SuiteConfig) []Case {
 	if cfg.Cells { // last, so that the rows before keep their trajectories
 		cs = append(cs, pixelCases(cfg.Length)...)
 	}
+	if cfg.Networks { // after them, for the same reason
+		cs = append(cs, frozenCases(cfg.NetworkLength)...)
+	}
+	return cs
+}
+
+// frozenCases are the rows of networks whose frozen columns keep their
+// traces (the frozen-step-scale runs): Constructive and CCN on 12 inputs
+// with one to three frozen stages under the normalizations, and the
+// paper's Atari CCN on 275 inputs, min(20, T) steps each (the reference
+// is one graph over the whole trajectory).
+func frozenCases(T int) []Case {
+	T = min(20, T)
+	var cs []Case
+	add := func(cell string, net arch.Network, norm int) {
+		n := networkNorms[norm%len(networkNorms)]
+		net.Norm = n.norm
+		cs = append(cs, Case{Engine: "forward", Cell: cell, Hidden: net.Features(), Inputs: net.Inputs, Length: T, Net: net, Norm: n.name, FrozenTraces: true})
+	}
+	for s := 1; s <= 3; s++ {
+		add("constructive", arch.CCN(12, 1, s, arch.Normalization{}), s)
+		add("ccn", arch.CCN(12, 4, s, arch.Normalization{}), s+1)
+	}
+	add("ccn", arch.CCN(AtariInputs, 5, 2, arch.Normalization{}), 3)
 	return cs
 }
 
@@ -437,6 +471,8 @@ func runCase(r *reference.Reference, c Case, cfg SuiteConfig, index int) Result 
 			a, err = CheckDenseRTRL(r, c.Dense(), tr, rng, fd)
 		case c.Cell == "dense":
 			a, err = CheckTBPTT(r, c.Dense(), c.Truncation, tr, rng, bd)
+		case c.FrozenTraces:
+			a, err = CheckFrozenTraces(r, c.Net, tr, rng, fd)
 		case c.Auto != nil:
 			var res AutoStaged
 			res, err = CheckAutoStaged(r, *c.Auto, tr, rng, fd)

@@ -17,7 +17,7 @@ import (
 func TestSettingsApplyByMethod(t *testing.T) {
 	var (
 		network = []string{"features", "features-per-stage", "epsilon", "norm-decay", "no-norm", "float32"}
-		stages  = []string{"steps-per-stage", "stage-min", "stage-max", "stage-window", "stage-threshold", "stage-decay"}
+		stages  = []string{"steps-per-stage", "stage-min", "stage-max", "stage-window", "stage-threshold", "stage-decay", "frozen-step-scale"}
 		dense   = []string{"hidden", "no-out-bias", "fan-in-init", "full-output-step"}
 	)
 	want := map[arch.Method][]string{

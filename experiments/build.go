@@ -199,14 +199,15 @@ func (r Resolved) NewLearner(inputs int) (arch.Engine, td.Layout, td.Optimizer[f
 	default:
 		panic(fmt.Sprintf("experiments: method %s has no entry in the registry of methods (arch.Register)", c.Method))
 	}
-	var opt td.Optimizer[float64]
-	switch c.Optimizer {
-	case OptimizerAdam:
-		opt = &td.Adam{StepSize: c.StepSize}
-	default:
-		opt = &td.RMSProp{StepSize: c.StepSize, FullHeadStep: c.FullOutputStep}
+	return l, layout, r.optimizer(c.StepSize)
+}
+
+// optimizer returns the run's optimizer with step size alpha.
+func (r Resolved) optimizer(alpha float64) td.Optimizer[float64] {
+	if r.c.Optimizer == OptimizerAdam {
+		return &td.Adam{StepSize: alpha}
 	}
-	return l, layout, opt
+	return &td.RMSProp{StepSize: alpha, FullHeadStep: r.c.FullOutputStep}
 }
 
 // drawDenseCells draws a dense LSTM's cell parameters p[:NumCellParams()]
@@ -234,6 +235,7 @@ func (r Resolved) networkConfig(inputs int) forward.NetworkConfig {
 		StepsPerStage:    max(0, c.StepsPerStage),
 		AutoFreeze:       r.AutoFreeze(),
 		Norm:             c.norm(),
+		FrozenTraces:     c.FrozenStepScale > 0,
 		Seed:             learnerSeed(c.Seed),
 	}
 }

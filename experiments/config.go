@@ -66,6 +66,7 @@ type RunConfig struct {
 	StageWindow      int
 	StageThreshold   float64
 	StageDecay       float64
+	FrozenStepScale  float64 // 0: frozen stages are constant (the paper's)
 	Hidden           int
 	NoOutBias        bool
 	FanInInit        bool

@@ -144,7 +144,11 @@ func (r Resolved) newAgent(inputs int) (agent, interface{ NumParams() int }) {
 		return td.New(l, layout, opt, cfg.Gamma, *cfg.Lambda), l
 	}
 	l, layout, opt := r.NewLearner(inputs)
-	return td.New(l, layout, opt, cfg.Gamma, *cfg.Lambda), l
+	a := td.New(l, layout, opt, cfg.Gamma, *cfg.Lambda)
+	if cfg.FrozenStepScale > 0 {
+		a.LearnFrozen(r.optimizer(cfg.FrozenStepScale * cfg.StepSize))
+	}
+	return a, l
 }
 
 // execute runs the learning loop and writes the files; on an error other than

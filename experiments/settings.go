@@ -381,6 +381,19 @@ var Settings = []Setting{
 			return ""
 		}),
 		Field: func(c *RunConfig) any { return &c.StageDecay }},
+	{Key: "frozen-step-scale", Help: "frozen stages keep learning with step size this × step-size, along their own columns' traces (beyond the paper, its §6; 0: frozen stages stay constant, the paper's)",
+		For: withStages,
+		Check: func(c *RunConfig) string {
+			switch {
+			case !(c.FrozenStepScale >= 0 && c.FrozenStepScale <= 1):
+				return "must lie in [0, 1]"
+			case c.FrozenStepScale > 0 && c.Float32:
+				return "needs the float64 engine (not float32)"
+			}
+			return ""
+		},
+		Field:    func(c *RunConfig) any { return &c.FrozenStepScale },
+		OmitZero: true},
 	{Key: "hidden", Unit: "units", Help: "LSTM units; for rtu and rtu-linear, trace units (two features each)", For: withHidden,
 		Default: constant(4),
 		Check:   atLeast1(func(c *RunConfig) int { return c.Hidden }),

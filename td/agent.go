@@ -54,6 +54,8 @@ type Agent[T arch.Float] struct {
 	z []T // eligibility trace
 	g []T // ∇v of the newest prediction
 
+	frozen *frozenLearning[T] // nil unless LearnFrozen
+
 	y       float64
 	started bool
 	done    bool // the observation of y was the last of its episode
@@ -102,6 +104,9 @@ func (a *Agent[T]) Start(x []float64) float64 {
 	a.checkStage()
 	a.learner.Grad(a.g)
 	copy(a.z, a.g)
+	if a.frozen != nil {
+		a.frozen.start()
+	}
 	return a.y
 }
 
@@ -136,6 +141,9 @@ func (a *Agent[T]) Step(x []float64, c float64) (y float64, ok bool) {
 		// z ← decay·z + 1·g, in lanes (1·g is g exactly).
 		scaleAdd(a.z, decay, a.g)
 	}
+	if a.frozen != nil {
+		a.frozen.step(delta, decay)
+	}
 	a.y = y
 	return y, !math.IsNaN(y) && !math.IsInf(y, 0)
 }
@@ -159,7 +167,7 @@ func (a *Agent[T]) ParamsFinite() bool {
 	for _, p := range a.learner.Params() {
 		bad += float64(p) * 0
 	}
-	return bad == 0
+	return bad == 0 && (a.frozen == nil || a.frozen.finite())
 }
 
 // checkStage remaps the trace and optimizer state after a stage change.
@@ -170,6 +178,9 @@ func (a *Agent[T]) checkStage() {
 	next := a.staged.Topology()
 	next.Stages = slices.Clone(next.Stages)
 	from := a.topo.Remap(next)
+	if a.frozen != nil {
+		a.frozen.grow(a.topo, a.z)
+	}
 	a.topo = next
 	a.layout = NetworkLayout(next)
 	a.opt.Remap(a.layout, from)

@@ -48,7 +48,7 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	if in != compare.InjectNone {
 		fmt.Fprintf(stdout, "injected: %s (the cases whose engine makes this mistake must FAIL)\n", in)
 	}
-	fmt.Fprintf(stdout, "%-8s  %-16s  %4s  %4s  %5s  %6s  %4s  %-5s  %6s  %7s  %10s  %10s  %s\n",
+	fmt.Fprintf(stdout, "%-8s  %-26s  %4s  %4s  %5s  %6s  %4s  %-5s  %6s  %7s  %10s  %10s  %s\n",
 		"engine", "cell", "H", "m", "stage", "norm", "T", "k", "params", "checked", "max abs", "max rel", "result")
 	failed := 0
 	var worst compare.Agreement
@@ -79,7 +79,7 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 		if hi != lo {
 			checked = fmt.Sprintf("%d-%d", lo, hi)
 		}
-		fmt.Fprintf(stdout, "%-8s  %-16s  %4d  %4d  %5s  %6s  %4d  %-5s  %6d  %7s  %10.3g  %10.3g  %s\n",
+		fmt.Fprintf(stdout, "%-8s  %-26s  %4d  %4d  %5s  %6s  %4d  %-5s  %6d  %7s  %10.3g  %10.3g  %s\n",
 			r.Engine, r.CellName(), r.Hidden, r.Inputs, r.StageName(), norm, r.Length, k, r.Params(), checked, r.MaxAbs, r.MaxRel, verdict)
 	})
 	f32failed := 0
