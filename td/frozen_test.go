@@ -74,7 +74,9 @@ func TestTDLearnsFrozen(t *testing.T) {
 	l.Frozen()[0] = 1 / zero()
 	assert.False(t, a.ParamsFinite(), "an infinite frozen parameter is seen")
 
-	assert.Panics(t, func() { New(newLinear(2), Layout{Size: 2, HeadStart: 2, HeadEnd: 2, Features: 1}, &sgd{}, 0.9, 0.5).LearnFrozen(&sgd{}) })
+	assert.Panics(t, func() {
+		New(newLinear(2), Layout{Size: 2, HeadStart: 2, HeadEnd: 2, Features: 1}, &sgd{}, 0.9, 0.5).LearnFrozen(&sgd{})
+	})
 	assert.Panics(t, func() { a.LearnFrozen(&sgd{}) }, "after Start")
 }
 
