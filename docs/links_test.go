@@ -293,8 +293,8 @@ func TestQuotedPathsExist(t *testing.T) {
 var (
 	makeRE   = regexp.MustCompile(`(?m)(?:^|[\s(` + "`" + `])make ([a-z][a-z-]*)`)
 	ruleRE   = regexp.MustCompile(`(?m)^([a-z][a-z-]*):`)
-	ccnRE    = regexp.MustCompile(`(?m)(?:^|[\s(` + "`" + `]|bin/)ccn ([a-z][a-z]*)\b`)
-	subcmdRE = regexp.MustCompile(`(?m)^\t\t"([a-z]+)":\s+\{`)
+	ccnRE    = regexp.MustCompile(`(?m)(?:^|[\s(` + "`" + `]|bin/)ccn ([a-z](?:[a-z-]*[a-z])?)\b`)
+	subcmdRE = regexp.MustCompile(`(?m)^\t\t"([a-z][a-z-]*)":\s+\{`)
 )
 
 // code returns the code of a Markdown text: its fenced blocks and its inline

@@ -31,18 +31,19 @@ type command struct {
 // commands lists every subcommand; each lives in its own file.
 func commands() map[string]command {
 	return map[string]command{
-		"verify":     {"check every hand-written gradient engine against the Gorgonia reference", runVerify},
-		"grad":       {"gradients of a user's own LSTM case (JSON) from one engine", runGrad},
-		"stream":     {"write an environment's stream (observations, cumulant, return) as CSV", runStream},
-		"record":     {"play a pixel game and write its stream in the authors' ExperienceBuffer format", runRecord},
-		"envs":       {"list the environments with their inputs, default γ and a description; --stats: the pixel games' stream statistics", runEnvs},
-		"run":        {"learn online with TD(λ) and write curve.csv, predictions.csv, summary.json", runRun},
-		"budget":     {"per-step operation counts and compute-matched configurations (paper Appendix A.7)", runBudget},
-		"truncation": {"T-BPTT truncation study: gradient bias against k and cost per step against size", runTruncation},
-		"sweep":      {"hyperparameter sweep of an experiment file: local pool, GNU parallel tasks or a Slurm array", runSweep},
-		"collect":    {"merge a sweep's runs into tidy CSV and the selection table (mean ± s.e.)", runCollect},
-		"version":    {"print the module version, VCS revision and Go version (also ccn --version)", runVersion},
-		"plot":       {"draw the paper's figures from a results directory (PNG 300 dpi + PDF, captions)", runPlot},
+		"verify":      {"check every hand-written gradient engine against the Gorgonia reference", runVerify},
+		"grad":        {"gradients of a user's own LSTM case (JSON) from one engine", runGrad},
+		"stream":      {"write an environment's stream (observations, cumulant, return) as CSV", runStream},
+		"record":      {"play a pixel game and write its stream in the authors' ExperienceBuffer format", runRecord},
+		"envs":        {"list the environments with their inputs, default γ and a description; --stats: the pixel games' stream statistics", runEnvs},
+		"run":         {"learn online with TD(λ) and write curve.csv, predictions.csv, summary.json", runRun},
+		"budget":      {"per-step operation counts and compute-matched configurations (paper Appendix A.7)", runBudget},
+		"truncation":  {"T-BPTT truncation study: gradient bias against k and cost per step against size", runTruncation},
+		"frozen-bias": {"along a run, the bias of the gradient that frozen stages learn with (frozen-step-scale) against the exact one", runFrozenBias},
+		"sweep":       {"hyperparameter sweep of an experiment file: local pool, GNU parallel tasks or a Slurm array", runSweep},
+		"collect":     {"merge a sweep's runs into tidy CSV and the selection table (mean ± s.e.)", runCollect},
+		"version":     {"print the module version, VCS revision and Go version (also ccn --version)", runVersion},
+		"plot":        {"draw the paper's figures from a results directory (PNG 300 dpi + PDF, captions)", runPlot},
 	}
 }
 
