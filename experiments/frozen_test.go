@@ -1,7 +1,9 @@
 package experiments
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"math"
 	"slices"
 	"testing"
@@ -54,4 +56,28 @@ func TestFrozenStepScale(t *testing.T) {
 	b, err = json.Marshal(RunConfig{Method: arch.MethodCCN, FrozenStepScale: 0.01}.MustResolve())
 	require.NoError(t, err)
 	assert.Contains(t, string(b), `"frozen-step-scale":0.01`)
+}
+
+// Probe calls its probe at every multiple of every up to the run's steps,
+// with the run's learner, and stops at the probe's first error.
+func TestProbe(t *testing.T) {
+	r := RunConfig{Method: arch.MethodCCN, Steps: 1000, Seed: 1}.MustResolve()
+	var at []int
+	require.NoError(t, Probe(context.Background(), r, 300, func(steps int, l any) error {
+		at = append(at, steps)
+		assert.IsType(t, &forward.Network{}, l)
+		return nil
+	}))
+	assert.Equal(t, []int{300, 600, 900}, at)
+	stop := errors.New("stop")
+	at = nil
+	err := Probe(context.Background(), r, 300, func(steps int, _ any) error {
+		at = append(at, steps)
+		return stop
+	})
+	assert.ErrorIs(t, err, stop)
+	assert.Equal(t, []int{300}, at)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	assert.ErrorIs(t, Probe(ctx, r, 300, func(int, any) error { return nil }), context.Canceled)
 }

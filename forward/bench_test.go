@@ -113,3 +113,33 @@ func BenchmarkColumnarScaling(b *testing.B) {
 		})
 	}
 }
+
+// frozenTraced is a network with FrozenTraces as the benchmarks time it:
+// Grad is Grad and FrozenGrad.
+type frozenTraced struct {
+	*Network
+	frozen []float64
+}
+
+func (f frozenTraced) Grad(dst []float64) {
+	f.Network.Grad(dst)
+	f.FrozenGrad(f.frozen)
+}
+
+// BenchmarkNetworkFrozenTraces times the trace-patterning CCN 16 in its last
+// stage with and without its frozen columns' traces (frozen-step-scale):
+// Step, Grad and, with them, FrozenGrad.
+func BenchmarkNetworkFrozenTraces(b *testing.B) {
+	top := benchNetworks[0].top
+	for _, on := range []bool{false, true} {
+		b.Run(fmt.Sprintf("frozen-traces=%t", on), func(b *testing.B) {
+			n := NewNetworkAt(top, NetworkConfig{Seed: 1, FrozenTraces: on})
+			fillUniform(rand.New(rand.NewPCG(3, 4)), n.Frozen(), 0.3)
+			var e stepGrader = n
+			if on {
+				e = frozenTraced{n, make([]float64, len(n.Frozen()))}
+			}
+			benchStepGrad(b, e, top.Inputs)
+		})
+	}
+}

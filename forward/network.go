@@ -47,7 +47,7 @@ type NetworkConfig struct {
 	// respect to the frozen parameters along each column's own recurrence
 	// and head weight (frozen features that keep learning slowly: the
 	// paper's §6). Off, frozen columns cost the forward pass only (the
-	// paper's CCN). OpsPerStep does not count these traces.
+	// paper's CCN); on, they cost what learning columns do (OpsPerStep).
 	FrozenTraces bool
 	// InitScale is the half-width s of the distribution U(-s, s) of every
 	// parameter of a new column (weights, recurrent scalars and biases). If 0
@@ -483,13 +483,14 @@ func (n *NetworkOf[T]) AccumulateGrad(z []T, decay float64) {
 }
 
 // OpsPerStep returns the floating-point additions, subtractions,
-// multiplications and divisions of one Step followed by one Grad at the current
-// topology, counted from the code (exponentials, tanh, square roots, max and
+// multiplications and divisions of one Step followed by one Grad (and one
+// FrozenGrad with FrozenTraces) at the current topology, counted from the code (exponentials, tanh, square roots, max and
 // negations not counted). With F features, u learning columns reading m_L
 // inputs, and ν = 12 if normalization is on, else 0:
 //
 //	input normalization   12·Inputs if NormalizeInputs
-//	frozen columns        Σ (8·m_s + 18)          (forward only)
+//	frozen columns        Σ u_s·(8·m_s + 18)      (forward only)
+//	  with FrozenTraces   Σ u_s·(44·m_s + 108)    (traces, FrozenGrad and its coefficient)
 //	learning columns      u·(40·m_L + 99)         (Column.OpsPerStep)
 //	feature normalization ν·F
 //	head                  2F + u
@@ -498,7 +499,12 @@ func (n *NetworkOf[T]) OpsPerStep() int {
 	ops := n.inputNorm.ops() * n.top.Inputs
 	L := n.top.Learning()
 	for s := 0; s < L; s++ {
-		ops += n.top.Stages[s] * columnFrozenOps(n.top.ColumnInputs(s))
+		u, ms := n.top.Stages[s], n.top.ColumnInputs(s)
+		if n.cfg.FrozenTraces {
+			ops += u * (columnStepOps(ms) + arch.ColumnParams(ms) + 1)
+			continue
+		}
+		ops += u * columnFrozenOps(ms)
 	}
 	u, mL := n.top.LearningColumns(), n.top.LearningColumnInputs()
 	F := n.top.Features()

@@ -330,6 +330,17 @@ func TestNetworkAllocs(t *testing.T) {
 	}
 }
 
+func TestNetworkFrozenTracesAllocs(t *testing.T) {
+	n := NewNetworkAt(arch.CCN(12, 4, 3, arch.Normalization{Enabled: true}), NetworkConfig{FrozenTraces: true})
+	x := make([]float64, 12)
+	dst, fdst := make([]float64, n.NumParams()), make([]float64, len(n.Frozen()))
+	assert.Zero(t, testing.AllocsPerRun(50, func() {
+		n.Step(x)
+		n.Grad(dst)
+		n.FrozenGrad(fdst)
+	}))
+}
+
 func TestNetworkOps(t *testing.T) {
 	const m, d = 12, 10
 	plain := NewNetwork(NetworkConfig{Inputs: m, FeaturesPerStage: d})
@@ -342,6 +353,11 @@ func TestNetworkOps(t *testing.T) {
 	learning := NewColumn(m + 4)
 	want := 4*col.FrozenOpsPerStep() + 4*(learning.OpsPerStep()+arch.ColumnParams(m+4)+1) + 2*8
 	assert.Equal(t, want, ccn.OpsPerStep())
+	// With FrozenTraces a frozen column costs a learning one, its share of
+	// FrozenGrad and its coefficient: 44·m + 108.
+	traced := NewNetworkAt(arch.CCN(m, 4, 1, arch.Normalization{}), NetworkConfig{FrozenTraces: true})
+	assert.Equal(t, want+4*(44*m+108-col.FrozenOpsPerStep()), traced.OpsPerStep())
+	assert.Equal(t, 44*m+108, col.OpsPerStep()+arch.ColumnParams(m)+1)
 }
 
 // AccumulateGrad is Grad followed by z ← decay·z + g, bitwise, and ignores

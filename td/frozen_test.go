@@ -81,3 +81,17 @@ func TestTDLearnsFrozen(t *testing.T) {
 }
 
 func zero() float64 { return 0 }
+
+// A step that also learns the frozen parameters allocates nothing.
+func TestTDLearnsFrozenZeroAllocs(t *testing.T) {
+	l := &frozenStaged{staged: newStaged(12, 4, 2)}
+	a := New(l, NetworkLayout(l.topo), &RMSProp{StepSize: 1e-3}, 0.9, 0.99)
+	a.LearnFrozen(&RMSProp{StepSize: 1e-4})
+	x := make([]float64, 12)
+	a.Start(x)
+	a.Step(x, 1)
+	a.Step(x, 1) // stage 1: one frozen stage
+	l.every = 0  // no more stage changes
+	require.NotEmpty(t, l.Frozen())
+	assert.Zero(t, testing.AllocsPerRun(100, func() { a.Step(x, 1) }))
+}
