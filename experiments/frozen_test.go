@@ -81,3 +81,22 @@ func TestProbe(t *testing.T) {
 	cancel()
 	assert.ErrorIs(t, Probe(ctx, r, 300, func(int, any) error { return nil }), context.Canceled)
 }
+
+func TestFrozenStepScaleErrors(t *testing.T) {
+	for _, tt := range []struct {
+		c   RunConfig
+		msg string
+	}{
+		{RunConfig{Method: arch.MethodCCN, FrozenStepScale: -0.1}, "frozen-step-scale -0.1 must lie in [0, 1]"},
+		{RunConfig{Method: arch.MethodCCN, FrozenStepScale: 1.5}, "frozen-step-scale 1.5 must lie in [0, 1]"},
+		{RunConfig{Method: arch.MethodCCN, FrozenStepScale: 0.1, Float32: true}, "frozen-step-scale 0.1 needs the float64 engine (not float32)"},
+		{RunConfig{Method: arch.MethodColumnar, FrozenStepScale: 0.1}, "frozen-step-scale does not apply to method columnar"},
+	} {
+		_, err := tt.c.Resolve()
+		var ce *ConfigError
+		require.ErrorAs(t, err, &ce, tt.msg)
+		assert.Equal(t, tt.msg, ce.Problem)
+	}
+	_, err := RunConfig{Method: arch.MethodConstructive, FrozenStepScale: 1}.Resolve()
+	assert.NoError(t, err)
+}
