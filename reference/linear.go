@@ -70,13 +70,7 @@ func (r *Reference) Linear(shape arch.Linear, theta []float64, xs [][]float64, a
 	if len(xs) == 0 {
 		panic("reference: no inputs")
 	}
-	if a == nil {
-		a = make([]float64, len(xs))
-		a[len(a)-1] = 1
-	}
-	if len(a) != len(xs) {
-		panic(fmt.Sprintf("reference: %d objective weights for %d steps", len(a), len(xs)))
-	}
+	a = objective(a, len(xs))
 	mean, inv := LinearStats(shape, xs)
 	bounds := chunks(len(xs), r.MaxUnroll)
 	ys = make([]float64, len(xs))

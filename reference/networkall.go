@@ -29,13 +29,7 @@ func (r *Reference) NetworkAll(top arch.Network, frozen, learnable []float64, xs
 	if len(xs) == 0 {
 		panic("reference: no inputs")
 	}
-	if a == nil {
-		a = make([]float64, len(xs))
-		a[len(a)-1] = 1
-	}
-	if len(a) != len(xs) {
-		panic(fmt.Sprintf("reference: %d objective weights for %d steps", len(a), len(xs)))
-	}
+	a = objective(a, len(xs))
 	features, stats := NetworkFeatures(top, frozen, learnable, xs)
 	opts := graph.NetworkOpts{AllStages: true, Cut: cut}
 	key := fmt.Sprintf("%s all cut=%t", networkKey(top, len(xs)), cut)

@@ -153,13 +153,7 @@ func (r *Reference) window(shape arch.Dense, params, h0, c0 []float64, xs [][]fl
 func (r *Reference) Dense(shape arch.Dense, params []float64, xs [][]float64, a []float64) (ys, grad []float64, err error) {
 	shape.Validate()
 	checkDense(shape, params, xs)
-	if a == nil {
-		a = make([]float64, len(xs))
-		a[len(a)-1] = 1
-	}
-	if len(a) != len(xs) {
-		panic(fmt.Sprintf("reference: %d objective weights for %d steps", len(a), len(xs)))
-	}
+	a = objective(a, len(xs))
 	return r.window(shape, params, nil, nil, xs, a)
 }
 
@@ -238,13 +232,7 @@ func (r *Reference) NetworkFrom(top arch.Network, frozen, learnable []float64, s
 	if len(xs) == 0 {
 		panic("reference: no inputs")
 	}
-	if a == nil {
-		a = make([]float64, len(xs))
-		a[len(a)-1] = 1
-	}
-	if len(a) != len(xs) {
-		panic(fmt.Sprintf("reference: %d objective weights for %d steps", len(a), len(xs)))
-	}
+	a = objective(a, len(xs))
 	bounds := chunks(len(xs), r.MaxUnroll)
 	starts := make([]*NetState, len(bounds)-1)
 	stats := make([]*Stats, len(bounds)-1)
@@ -289,6 +277,20 @@ func (r *Reference) NetworkFrom(top arch.Network, frozen, learnable []float64, s
 		}
 	}
 	return ys, grad, nil
+}
+
+// objective returns the weights a of L = Σ_t a[t-1]·y_t over T steps: a
+// itself, or for a nil a the weights of L = y_T. A length other than T
+// panics.
+func objective(a []float64, T int) []float64 {
+	if a == nil {
+		a = make([]float64, T)
+		a[T-1] = 1
+	}
+	if len(a) != T {
+		panic(fmt.Sprintf("reference: %d objective weights for %d steps", len(a), T))
+	}
+	return a
 }
 
 func (r *Reference) networkGraph(top arch.Network, steps int) (*networkRun, error) {

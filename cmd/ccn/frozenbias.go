@@ -33,13 +33,8 @@ func runFrozenBias(args []string, stdout, stderr io.Writer) error {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	var c experiments.RunConfig
-	for _, s := range experiments.Settings {
-		if set[s.Key] {
-			if err := experiments.CheckExplicit(&flags, s.Key); err != nil {
-				return configError(err, "--")
-			}
-			s.Copy(&c, &flags)
-		}
+	if err := applySettingFlags(set, &flags, &c); err != nil {
+		return err
 	}
 	r, err := c.Resolve()
 	if err != nil {

@@ -54,13 +54,8 @@ func runRun(args []string, stdout, stderr io.Writer) (retErr error) {
 		}
 		c = fc
 	}
-	for _, s := range experiments.Settings {
-		if set[s.Key] {
-			if err := experiments.CheckExplicit(&flags, s.Key); err != nil {
-				return configError(err, "--")
-			}
-			s.Copy(&c, &flags)
-		}
+	if err := applySettingFlags(set, &flags, &c); err != nil {
+		return err
 	}
 	if *out == "" {
 		return badInput("--out DIR is required")
@@ -125,6 +120,21 @@ func configError(err error, prefix string) error {
 		return badInput("%s%s", prefix, ce.Problem)
 	}
 	return usageError{err}
+}
+
+// applySettingFlags copies into c the run settings whose flags were set
+// (set, by name), parsed into flags, each checked as a value given
+// explicitly (experiments.CheckExplicit).
+func applySettingFlags(set map[string]bool, flags, c *experiments.RunConfig) error {
+	for _, s := range experiments.Settings {
+		if set[s.Key] {
+			if err := experiments.CheckExplicit(flags, s.Key); err != nil {
+				return configError(err, "--")
+			}
+			s.Copy(c, flags)
+		}
+	}
+	return nil
 }
 
 // settingFlags defines one flag per run setting on fs, writing into c; the
