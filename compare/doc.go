@@ -27,6 +27,10 @@
 //   - forward.Network whose stages freeze when learned (CheckAutoStaged,
 //     docs/stages.md): the reference freezes at the steps the engine's
 //     forward.AutoFreeze test picked;
+//   - forward.Network whose frozen columns keep their traces
+//     (CheckFrozenTraces, docs/stages.md) against the graph in which every
+//     column reads the earlier features as constants; FrozenBias measures
+//     how far that gradient is from the exact one;
 //   - forward.Linear, the memoryless control (CheckLinear), and forward.RTU,
 //     Recurrent Trace Units (CheckRTU, docs/rtu.md), with and without the
 //     online normalization, against the unrolled graph of the same layer.

@@ -10,5 +10,7 @@
 // error against the true return G_t over a sliding window), predictions.csv
 // and summary.json atomically into a directory, reporting progress as it
 // goes; its Options.Gate runs a check before anything is written
-// (compare.RunGate, the gradient gate of ccn run).
+// (compare.RunGate, the gradient gate of ccn run). Probe runs the same
+// learning loop without writing anything, handing the learner to a function
+// every so many steps (ccn frozen-bias).
 package experiments

@@ -6,7 +6,8 @@
 // with online feature normalization (paper §3.4). Beyond the paper (its §6
 // and Appendix A.8 future work), a network's stages may freeze when their
 // features have converged instead of after a fixed number of steps
-// (AutoFreeze).
+// (AutoFreeze), and frozen columns may keep their own traces so that frozen
+// features keep learning slowly (FrozenTraces, FrozenGrad).
 //
 // Every engine works in float64, reads its parameters from the slice returned by
 // Params at every step, and performs no allocation in Step or Grad. For every

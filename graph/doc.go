@@ -14,6 +14,8 @@
 // nodes, so one graph serves every trajectory of its shape: bind new values with
 // the Bind methods (gorgonia.Let underneath) and run the graph again. Values are
 // bound from, and gradients gathered into, the flat vectors of package arch.
+// A network graph can also take every stage's parameters as targets and cut
+// the columns' reads of earlier features (NetworkOpts).
 //
 // Known Gorgonia v0.9.18 behaviour this package works around or documents:
 // input nodes with equal name, type and shape are merged, so every input node

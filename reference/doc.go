@@ -18,5 +18,8 @@
 // chained through the adjoint of the state entering each window: the same
 // gradient as one unrolled graph, from small graphs. NetworkFrom enters a
 // network from a given state and normalization statistics (NetState), as a
-// network continues after a stage change.
+// network continues after a stage change. NetworkAll gives the gradient of
+// every parameter, frozen ones included, exact or with each column reading
+// the earlier features as constants (what a network whose frozen columns
+// keep their own traces computes: docs/equations.md).
 package reference
