@@ -253,9 +253,9 @@ func frozenCases(T int) []Case {
 	T = min(20, T)
 	var cs []Case
 	add := func(cell string, net arch.Network, norm int) {
-		n := networkNorms[norm%len(networkNorms)]
-		net.Norm = n.norm
-		cs = append(cs, Case{Engine: "forward", Cell: cell, Hidden: net.Features(), Inputs: net.Inputs, Length: T, Net: net, Norm: n.name, FrozenTraces: true})
+		c := networkCase(cell, net, norm, T)
+		c.FrozenTraces = true
+		cs = append(cs, c)
 	}
 	for s := 1; s <= 3; s++ {
 		add("constructive", arch.CCN(12, 1, s, arch.Normalization{}), s)
@@ -344,11 +344,7 @@ func networkCases(T int) []Case {
 		}
 		return "ccn"
 	}
-	add := func(cell string, net arch.Network, norm int) {
-		n := networkNorms[norm%len(networkNorms)]
-		net.Norm = n.norm
-		cs = append(cs, Case{Engine: "forward", Cell: cell, Hidden: net.Features(), Inputs: net.Inputs, Length: T, Net: net, Norm: n.name})
-	}
+	add := func(cell string, net arch.Network, norm int) { cs = append(cs, networkCase(cell, net, norm, T)) }
 	for d := 1; d <= 10; d++ {
 		add("columnar", arch.Columnar(12, d, arch.Normalization{}), d)
 	}
@@ -394,6 +390,14 @@ func networkCases(T int) []Case {
 	}
 	cs = append(cs, autoCases(T)...)
 	return cs
+}
+
+// networkCase is the row of network net over T steps under the
+// normalization networkNorms[norm], cycled.
+func networkCase(cell string, net arch.Network, norm, T int) Case {
+	n := networkNorms[norm%len(networkNorms)]
+	net.Norm = n.norm
+	return Case{Engine: "forward", Cell: cell, Hidden: net.Features(), Inputs: net.Inputs, Length: T, Net: net, Norm: n.name}
 }
 
 // autoCases are the rows of stages that freeze when learned: Constructive

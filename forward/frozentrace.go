@@ -35,17 +35,19 @@ func (n *NetworkOf[T]) allocFrozenTraces(old, top arch.Network) {
 	n.fhTrace, n.fcTrace = fh, fc
 }
 
+// frozenSpan is the range of frozen stage s's blocks in the frozen layout.
+func (n *NetworkOf[T]) frozenSpan(s int) (lo, hi int) {
+	return n.top.OffFrozen(s, 0), n.top.OffFrozen(s+1, 0)
+}
+
 // frozenTraces updates the traces of frozen stage s from what stepStage(s,
 // xs, xs, true) left: the per-step scalars in n.traceCoef and the previous
 // h and the f gate in n.gates, which the next stage overwrites.
 func (n *NetworkOf[T]) frozenTraces(s int, xs []float64) {
-	lo, hi := n.stageStart[s], n.stageStart[s+1]
-	u := hi - lo
-	off := n.top.OffFrozen(s, 0)
-	size := u * arch.ColumnParams(len(xs))
-	ht, ct := float.F64(n.fhTrace[off:off+size]), float.F64(n.fcTrace[off:off+size])
+	u := n.stageStart[s+1] - n.stageStart[s]
+	lo, hi := n.frozenSpan(s)
+	ht, ct := float.F64(n.fhTrace[lo:hi]), float.F64(n.fcTrace[lo:hi])
 	lanes.StageTrace(ht, ct, xs, n.gates.a[arch.GateF][:u], n.gates.hp[:u], n.traceCoef)
-	n.pending = false // the learning stage's scalars come after
 }
 
 // FrozenGrad writes into dst (length len(Frozen())) the gradient of the last
@@ -66,9 +68,7 @@ func (n *NetworkOf[T]) FrozenGrad(dst []T) {
 		panic(fmt.Sprintf("forward: frozen gradient has length %d, want %d", len(dst), len(n.frozen)))
 	}
 	for s := range n.top.Learning() {
-		lo, hi := n.stageStart[s], n.stageStart[s+1]
-		off := n.top.OffFrozen(s, 0)
-		size := (hi - lo) * arch.ColumnParams(n.top.ColumnInputs(s))
-		lanes.ScaleBlocks(float.F64(dst[off:off+size]), n.fcoef[lo:hi], float.F64(n.fhTrace[off:off+size]))
+		lo, hi := n.frozenSpan(s)
+		lanes.ScaleBlocks(float.F64(dst[lo:hi]), n.fcoef[n.stageStart[s]:n.stageStart[s+1]], float.F64(n.fhTrace[lo:hi]))
 	}
 }

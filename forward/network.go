@@ -320,6 +320,7 @@ func (n *NetworkOf[T]) Step(x []float64) float64 {
 		xf = n.prevIn[:m+lo]
 	}
 	n.stepStage(L, xf, xd, true)
+	n.pending = true
 	if n.Defect == PreviousStepFeatures {
 		copy(n.prevIn[m:m+hi], in[m:m+hi])
 	}
@@ -347,8 +348,9 @@ func (n *NetworkOf[T]) Step(x []float64) float64 {
 // Column.step) in calls for the whole stage: the pre-activations,
 // activations and state (lanes.Stage, the stage's columns in lanes), then,
 // if learn is set, the per-step scalars of the traces (lanes.TraceScalars);
-// the traces themselves are left pending (applyTraces). It stores the
-// normalized features in n.in.
+// the traces themselves are left to the caller (the learning stage's are
+// left pending for applyTraces, a frozen stage's done by frozenTraces). It
+// stores the normalized features in n.in.
 func (n *NetworkOf[T]) stepStage(s int, xf, xd []float64, learn bool) {
 	lo, hi := n.stageStart[s], n.stageStart[s+1]
 	u := hi - lo
@@ -379,7 +381,6 @@ func (n *NetworkOf[T]) stepStage(s int, xf, xd []float64, learn bool) {
 			clear(k.A[:u])
 			clear(k.E[:u])
 		}
-		n.pending = true
 	}
 	m := n.top.Inputs
 	if n.in32 != nil {

@@ -118,13 +118,13 @@ func (n *NetworkOf[T]) AdvanceStage() {
 	}
 	u := min(n.cfg.FeaturesPerStage, n.cfg.MaxFeatures-F)
 	old, oldLearn := n.top, n.learn
+	top := old.WithStage(u)
 	if n.cfg.FrozenTraces {
 		// The newly frozen columns keep their traces: finish the last
 		// Step's update first.
 		n.applyTraces(nil, 0, false)
-		n.allocFrozenTraces(old, old.WithStage(u))
+		n.allocFrozenTraces(old, top)
 	}
-	top := old.WithStage(u)
 
 	frozen := make([]T, top.NumFrozen())
 	copy(frozen, n.frozen)

@@ -333,32 +333,13 @@ func (n *Network) Gradient() ([]float64, error) {
 		panic("graph: Gradient of an AllStages network graph (FullGradient)")
 	}
 	top := n.Top
-	vals := make([][]float64, 5)
-	for i, g := range n.Grads[:5] {
-		v, err := Floats(g)
-		if err != nil {
-			return nil, err
-		}
-		vals[i] = v
-	}
-	w, us, b, head, bias := vals[0], vals[1], vals[2], vals[3], vals[4]
-	u, m := top.LearningColumns(), top.LearningColumnInputs()
-	if len(w) != 4*u*m || len(us) != 4*u || len(b) != 4*u || len(head) != top.Features() || len(bias) != 1 {
-		return nil, fmt.Errorf("graph: network gradient has unexpected sizes %d, %d, %d, %d, %d",
-			len(w), len(us), len(b), len(head), len(bias))
-	}
 	grad := make([]float64, top.NumLearnable())
-	for j := 0; j < u; j++ {
-		block := top.Block(nil, grad, top.Learning(), j)
-		for q := 0; q < arch.NumGates; q++ {
-			row := q*u + j
-			copy(block[arch.ColIdxW(m, q, 0):][:m], w[row*m:(row+1)*m])
-			block[arch.ColIdxU(m, q)] = us[row]
-			block[arch.ColIdxB(m, q)] = b[row]
-		}
+	if err := n.scatterStage(top.Learning(), nil, grad, n.Grads[:3]); err != nil {
+		return nil, err
 	}
-	copy(grad[top.OffHead():top.OffHeadBias()], head)
-	grad[top.OffHeadBias()] = bias[0]
+	if err := n.scatterHead(grad, n.Grads[3], n.Grads[4]); err != nil {
+		return nil, err
+	}
 	return grad, nil
 }
 
@@ -394,43 +375,66 @@ func (n *Network) FullGradient() (frozen, learnable []float64, err error) {
 	}
 	top := n.Top
 	frozen, learnable = make([]float64, top.NumFrozen()), make([]float64, top.NumLearnable())
-	for s, u := range top.Stages {
-		m := top.ColumnInputs(s)
-		var vals [3][]float64
-		for i := range vals {
-			if vals[i], err = Floats(n.Grads[3*s+i]); err != nil {
-				return nil, nil, err
-			}
-		}
-		w, us, b := vals[0], vals[1], vals[2]
-		if len(w) != 4*u*m || len(us) != 4*u || len(b) != 4*u {
-			return nil, nil, fmt.Errorf("graph: stage %d gradient has unexpected sizes %d, %d, %d", s, len(w), len(us), len(b))
-		}
-		for j := 0; j < u; j++ {
-			block := top.Block(frozen, learnable, s, j)
-			for q := 0; q < arch.NumGates; q++ {
-				row := q*u + j
-				copy(block[arch.ColIdxW(m, q, 0):][:m], w[row*m:(row+1)*m])
-				block[arch.ColIdxU(m, q)] = us[row]
-				block[arch.ColIdxB(m, q)] = b[row]
-			}
+	for s := range top.Stages {
+		if err := n.scatterStage(s, frozen, learnable, n.Grads[3*s:3*s+3]); err != nil {
+			return nil, nil, err
 		}
 	}
 	k := 3 * top.NumStages()
-	head, err := Floats(n.Grads[k])
-	if err != nil {
+	if err := n.scatterHead(learnable, n.Grads[k], n.Grads[k+1]); err != nil {
 		return nil, nil, err
 	}
-	bias, err := Floats(n.Grads[k+1])
+	return frozen, learnable, nil
+}
+
+// scatterStage writes the values of the gradient nodes W, U, b of stage s
+// (gate-major, grads[0:3]) into the per-column blocks of the frozen and
+// learnable vectors (arch.Network.Block).
+func (n *Network) scatterStage(s int, frozen, learnable []float64, grads []*gorgonia.Node) error {
+	top := n.Top
+	u, m := top.Stages[s], top.ColumnInputs(s)
+	var vals [3][]float64
+	for i := range vals {
+		v, err := Floats(grads[i])
+		if err != nil {
+			return err
+		}
+		vals[i] = v
+	}
+	w, us, b := vals[0], vals[1], vals[2]
+	if len(w) != 4*u*m || len(us) != 4*u || len(b) != 4*u {
+		return fmt.Errorf("graph: stage %d gradient has unexpected sizes %d, %d, %d", s, len(w), len(us), len(b))
+	}
+	for j := 0; j < u; j++ {
+		block := top.Block(frozen, learnable, s, j)
+		for q := 0; q < arch.NumGates; q++ {
+			row := q*u + j
+			copy(block[arch.ColIdxW(m, q, 0):][:m], w[row*m:(row+1)*m])
+			block[arch.ColIdxU(m, q)] = us[row]
+			block[arch.ColIdxB(m, q)] = b[row]
+		}
+	}
+	return nil
+}
+
+// scatterHead writes the values of the head's gradient nodes (weights, bias)
+// into the learnable vector.
+func (n *Network) scatterHead(learnable []float64, headGrad, biasGrad *gorgonia.Node) error {
+	top := n.Top
+	head, err := Floats(headGrad)
 	if err != nil {
-		return nil, nil, err
+		return err
+	}
+	bias, err := Floats(biasGrad)
+	if err != nil {
+		return err
 	}
 	if len(head) != top.Features() || len(bias) != 1 {
-		return nil, nil, fmt.Errorf("graph: head gradient has unexpected sizes %d, %d", len(head), len(bias))
+		return fmt.Errorf("graph: head gradient has unexpected sizes %d, %d", len(head), len(bias))
 	}
 	copy(learnable[top.OffHead():top.OffHeadBias()], head)
 	learnable[top.OffHeadBias()] = bias[0]
-	return frozen, learnable, nil
+	return nil
 }
 
 // Outputs returns y_1..y_Steps after a run, as a fresh slice.

@@ -3,8 +3,6 @@ package reference
 import (
 	"fmt"
 
-	"gorgonia.org/gorgonia"
-
 	"github.com/ccn-go/ccn/arch"
 	"github.com/ccn-go/ccn/graph"
 )
@@ -31,16 +29,9 @@ func (r *Reference) NetworkAll(top arch.Network, frozen, learnable []float64, xs
 	}
 	a = objective(a, len(xs))
 	features, stats := NetworkFeatures(top, frozen, learnable, xs)
-	opts := graph.NetworkOpts{AllStages: true, Cut: cut}
-	key := fmt.Sprintf("%s all cut=%t", networkKey(top, len(xs)), cut)
-	nr, ok := r.network[key]
-	if !ok {
-		g, err := graph.NewNetworkWith(top, len(xs), opts)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		nr = &networkRun{g: g, vm: newMachine(g.Graph, append(append(gorgonia.Nodes(nil), g.Y...), g.Grads...))}
-		r.network[key] = nr
+	nr, err := r.networkGraph(top, len(xs), graph.NetworkOpts{AllStages: true, Cut: cut})
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	var mean, scale [][]float64
 	if stats != nil {

@@ -247,7 +247,7 @@ func (r *Reference) NetworkFrom(top arch.Network, frozen, learnable []float64, s
 	lh, lc := make([]float64, u), make([]float64, u)
 	for i := len(bounds) - 2; i >= 0; i-- {
 		lo, hi := bounds[i], bounds[i+1]
-		nr, err := r.networkGraph(top, hi-lo)
+		nr, err := r.networkGraph(top, hi-lo, graph.NetworkOpts{})
 		if err != nil {
 			return nil, nil, err
 		}
@@ -293,12 +293,17 @@ func objective(a []float64, T int) []float64 {
 	return a
 }
 
-func (r *Reference) networkGraph(top arch.Network, steps int) (*networkRun, error) {
+// networkGraph returns the cached graph of top over steps steps with opts,
+// building and compiling it the first time.
+func (r *Reference) networkGraph(top arch.Network, steps int, opts graph.NetworkOpts) (*networkRun, error) {
 	key := networkKey(top, steps)
+	if opts != (graph.NetworkOpts{}) {
+		key += fmt.Sprintf(" %+v", opts)
+	}
 	if nr, ok := r.network[key]; ok {
 		return nr, nil
 	}
-	g, err := graph.NewNetwork(top, steps)
+	g, err := graph.NewNetworkWith(top, steps, opts)
 	if err != nil {
 		return nil, fmt.Errorf("reference: %w", err)
 	}

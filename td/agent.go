@@ -162,12 +162,7 @@ func (a *Agent[T]) EndEpisode() {
 // saturated gate, so a run checks this too (every few thousand steps: the
 // check costs as much as a fifth of a small network's step).
 func (a *Agent[T]) ParamsFinite() bool {
-	// x·0 is 0 for finite x and NaN for NaN or ±Inf.
-	bad := 0.0
-	for _, p := range a.learner.Params() {
-		bad += float64(p) * 0
-	}
-	return bad == 0 && (a.frozen == nil || a.frozen.finite())
+	return allFinite(a.learner.Params()) && (a.frozen == nil || allFinite(a.frozen.learner.Frozen()))
 }
 
 // checkStage remaps the trace and optimizer state after a stage change.
@@ -201,6 +196,16 @@ func (a *Agent[T]) Trace() []T { return a.z }
 
 // Layout returns the current layout of the learner's parameter vector.
 func (a *Agent[T]) Layout() Layout { return a.layout }
+
+// allFinite reports whether every entry of p is finite: x·0 is 0 for finite
+// x and NaN for NaN or ±Inf.
+func allFinite[T arch.Float](p []T) bool {
+	bad := 0.0
+	for _, v := range p {
+		bad += float64(v) * 0
+	}
+	return bad == 0
+}
 
 // scaleAdd sets z ← d·z + 1·g with the kernel of T's lanes.
 func scaleAdd[T arch.Float](z []T, d float64, g []T) {

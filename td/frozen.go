@@ -99,12 +99,3 @@ func (f *frozenLearning[T]) grow(old arch.Network, zLearn []T) {
 	}
 	f.z, f.g = z, make([]T, n)
 }
-
-// finite reports whether every frozen parameter is finite.
-func (f *frozenLearning[T]) finite() bool {
-	bad := 0.0
-	for _, p := range f.learner.Frozen() {
-		bad += float64(p) * 0
-	}
-	return bad == 0
-}

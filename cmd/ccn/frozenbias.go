@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 
 	"github.com/ccn-go/ccn/arch"
@@ -77,7 +78,11 @@ func runFrozenBias(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		stages := strings.Trim(strings.Join(strings.Fields(fmt.Sprint(top.Stages)), "+"), "[]")
+		sizes := make([]string, len(top.Stages))
+		for i, u := range top.Stages {
+			sizes[i] = strconv.Itoa(u)
+		}
+		stages := strings.Join(sizes, "+")
 		for _, b := range bias {
 			fmt.Fprintf(stdout, "%10d  %-14s  %6d  %10.3g  %8.4f\n", steps, stages, b.Stage, b.RelErr, b.Cosine)
 		}
