@@ -21,7 +21,20 @@
 # paper-sweep.sh.
 set -eu
 
+usage() {
+	sed -n '/^#   scripts/,/^#   DRY/s/^# *//p' "$0"
+}
 mode=run
+case "${1:-}" in
+-h | --help)
+	usage
+	exit 0
+	;;
+-*)
+	echo "compute-queue: unknown option $1 (usage: scripts/compute-queue.sh [status] [WORKROOT])" >&2
+	exit 2
+	;;
+esac
 if [ "${1:-}" = status ]; then
 	mode=status
 	shift
