@@ -303,7 +303,9 @@ Claims of the paper's §5, each a measure with a 95% bootstrap interval (2,000 r
 resampling every group's final seeds on every game independently, fixed seed). A claim **holds**
 when the interval lies on the claimed side, **holds as a trend** when only the estimate does, and
 **fails** otherwise (the interval on the other side: fails clearly); A1 holds when CCN's interval
-lies below 1 on more than half of the games, as a trend when its estimate does.
+lies below 1 on more than half of the games, as a trend when its estimate does. A verdict is
+**provisional** while a group it reads has final runs pending or a selection not yet settled (it
+says which): it may still change.
 
 | # | the paper | measure [95% CI] | verdict |
 |---|---|---|---|
@@ -377,7 +379,54 @@ func side(v, lo, hi, bound float64, below bool) string {
 	return "**fails**"
 }
 
-// claims evaluates the paper's Atari claims.
+// unfinished returns the final runs still pending in the groups of study
+// whose family keep accepts, over every game, and whether any of those
+// groups' selections is still provisional: what a claim's verdict waits for.
+func (d *atariData) unfinished(study string, keep func(family string) bool) (pending int, unsettled bool) {
+	envs, families := d.envs(study)
+	for _, f := range families {
+		if !keep(f) {
+			continue
+		}
+		for _, e := range envs {
+			if g := d.groups[[3]string{study, f, e}]; g != nil {
+				pending += g.sel.Final.Pending
+				unsettled = unsettled || !g.sel.Settled
+			}
+		}
+	}
+	return pending, unsettled
+}
+
+// families accepts the named families.
+func families(names ...string) func(string) bool {
+	return func(f string) bool { return slices.Contains(names, f) }
+}
+
+// provisional marks the verdict of a claim whose groups have final runs
+// pending or a selection not yet settled: it may still change.
+func (d *atariData) provisional(c atariClaim, study string, keep func(family string) bool) atariClaim {
+	pending, unsettled := d.unfinished(study, keep)
+	if c.verdict == "no runs" || (pending == 0 && !unsettled) {
+		return c
+	}
+	var why []string
+	if pending > 0 {
+		runs := "runs"
+		if pending == 1 {
+			runs = "run"
+		}
+		why = append(why, fmt.Sprintf("%d final %s pending", pending, runs))
+	}
+	if unsettled {
+		why = append(why, "a selection not settled")
+	}
+	c.verdict += " (provisional: " + strings.Join(why, ", ") + ")"
+	return c
+}
+
+// claims evaluates the paper's Atari claims, each marked provisional while
+// the groups it reads are unfinished.
 func (d *atariData) claims() []atariClaim {
 	envs, _ := d.envs(StudyAtariMain)
 	var out []atariClaim
@@ -414,7 +463,7 @@ func (d *atariData) claims() []atariClaim {
 	default:
 		c.verdict = "**fails**"
 	}
-	out = append(out, c)
+	out = append(out, d.provisional(c, StudyAtariMain, families(GroupCCN, GroupTBPTT)))
 
 	// 2-4: each column method below T-BPTT on the mean over games.
 	for i, f := range []struct{ family, name string }{{GroupCCN, "CCN"}, {GroupColumnar, "Columnar"}, {GroupConstructive, "Constructive"}} {
@@ -425,7 +474,7 @@ func (d *atariData) claims() []atariClaim {
 		c := atariClaim{id: fmt.Sprintf("A%d", i+2), paper: "Fig. 9: " + f.name + " below T-BPTT on average over games",
 			measure: fmt.Sprintf("mean over %d games of %s / T-BPTT: %s", n.Games, f.name, interval(n.Mean, n.Low, n.High)),
 			verdict: side(n.Mean, n.Low, n.High, 1, true)}
-		out = append(out, c)
+		out = append(out, d.provisional(c, StudyAtariMain, families(f.family, GroupTBPTT)))
 	}
 
 	// 5-6: CCN best of the three: the difference of normalized errors
@@ -441,9 +490,9 @@ func (d *atariData) claims() []atariClaim {
 			samples = append(samples, [][]float64{a.errs, b.errs, ref})
 		}
 		v, lo, hi := acrossGames(atariRNG(fmt.Sprintf("A%d", i+5)), samples, func(m []float64) float64 { return (m[1] - m[0]) / m[2] })
-		out = append(out, atariClaim{id: fmt.Sprintf("A%d", i+5), paper: "Fig. 9: CCN best of the three, against " + f.name,
+		out = append(out, d.provisional(atariClaim{id: fmt.Sprintf("A%d", i+5), paper: "Fig. 9: CCN best of the three, against " + f.name,
 			measure: fmt.Sprintf("mean over %d games of (%s − CCN) / T-BPTT: %s", len(samples), f.name, signedInterval(v, lo, hi)),
-			verdict: side(v, lo, hi, 0, false)})
+			verdict: side(v, lo, hi, 0, false)}, StudyAtariMain, families(GroupCCN, f.family, GroupTBPTT)))
 	}
 
 	// 7-8: T-BPTT improves with capacity and truncation: the error at 2 over
@@ -460,9 +509,10 @@ func (d *atariData) claims() []atariClaim {
 				each = append(each, fmt.Sprintf("%s %.3g", strings.TrimPrefix(c.family, strings.SplitN(x.prefix, "/", 2)[0]+"/"), c.v))
 			}
 		}
-		out = append(out, atariClaim{id: fmt.Sprintf("A%d", i+7), paper: "Fig. 11: T-BPTT improves with " + x.what,
+		out = append(out, d.provisional(atariClaim{id: fmt.Sprintf("A%d", i+7), paper: "Fig. 11: T-BPTT improves with " + x.what,
 			measure: fmt.Sprintf("mean over %d games of error at 2 / error at 15: %s (each value over 15: %s)", at2.games, interval(at2.v, at2.low, at2.high), strings.Join(each, ", ")),
-			verdict: side(at2.v, at2.low, at2.high, 1, false)})
+			verdict: side(at2.v, at2.low, at2.high, 1, false)},
+			StudyAtariCapacity, func(f string) bool { return strings.HasPrefix(f, x.prefix) }))
 	}
 
 	// 9: normalization helps CCN: without over with, averaged over games.
@@ -483,10 +533,10 @@ func (d *atariData) claims() []atariClaim {
 		samples = append(samples, [][]float64{a.errs, b.errs})
 	}
 	v, lo, hi := acrossGames(atariRNG("A9"), samples, func(m []float64) float64 { return m[1] / m[0] })
-	out = append(out, atariClaim{id: "A9", paper: "Fig. 13: normalization lowers CCN's error",
+	out = append(out, d.provisional(atariClaim{id: "A9", paper: "Fig. 13: normalization lowers CCN's error",
 		measure: fmt.Sprintf("mean over %d games of error without / with normalization: %s; diverged final runs: %d with, %d without",
 			len(samples), interval(v, lo, hi), divWith, divWithout),
-		verdict: side(v, lo, hi, 1, false)})
+		verdict: side(v, lo, hi, 1, false)}, StudyAtariNormalization, families(GroupCCN, GroupCCNNoNorm)))
 	return out
 }
 
