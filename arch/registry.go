@@ -49,6 +49,7 @@ type Spec struct {
 	OutBias          bool          // a dense LSTM's output bias b_out
 	FanInInit        bool          // U(−1/√H, 1/√H) initialization of a dense LSTM
 	Norm             Normalization // online normalization settings
+	FrozenTraces     bool          // a network's frozen columns keep their own RTRL traces (frozen-step-scale > 0)
 }
 
 // Head says where the prediction head lies in a learner's parameter vector:

@@ -20,13 +20,14 @@ func (c Config) Dense() bool {
 func (c Config) Spec() arch.Spec {
 	return arch.Spec{Inputs: c.Inputs, Hidden: c.Features, Features: c.Features,
 		FeaturesPerStage: c.PerStage, Truncation: c.Truncation, OutBias: !c.NoOutBias,
-		Norm: arch.Normalization{Enabled: true}}
+		Norm: arch.Normalization{Enabled: true}, FrozenTraces: c.FrozenTraces}
 }
 
 // Implementation returns this module's exact count of arithmetic operations
 // per step (forward pass plus gradient) for c, as the engines report it
 // (backward.Ops, the engines' OpsPerStep): T-BPTT with a full window,
-// networks in their last stage (the most expensive one) and RTU layers,
+// networks in their last stage (the most expensive one; frozen columns with
+// their own traces if c.FrozenTraces) and RTU layers,
 // normalization on, dense LSTMs with the output bias b_out unless c.NoOutBias, the linear
 // control with its inputs normalized (Features unused). It is the Ops of c's
 // method in the registry of methods (arch.Info): the built-in methods' are
@@ -87,7 +88,8 @@ func init() {
 }
 
 // networkOps counts a network of method m in its last stage, its stages of
-// the entry's PerStage features.
+// the entry's PerStage features, its frozen columns with their own traces
+// if s.FrozenTraces.
 func networkOps(m arch.Method) arch.Count {
 	return func(s arch.Spec) (int, bool) {
 		info, _ := arch.Info(m)
@@ -100,7 +102,7 @@ func networkOps(m arch.Method) arch.Count {
 			stages = append(stages, min(u, left))
 		}
 		top := arch.Network{Inputs: s.Inputs, Stages: stages, Norm: s.Norm}
-		return forward.NewNetworkAt(top, forward.NetworkConfig{Inputs: s.Inputs}).OpsPerStep(), true
+		return forward.NewNetworkAt(top, forward.NetworkConfig{Inputs: s.Inputs, FrozenTraces: s.FrozenTraces}).OpsPerStep(), true
 	}
 }
 

@@ -94,6 +94,11 @@ type Config struct {
 	// value, counts it, as ccn run does by default. The paper's formulas have
 	// no output layer, so only Implementation depends on it.
 	NoOutBias bool
+	// FrozenTraces counts the RTRL traces and gradient that a network's
+	// frozen columns keep when they go on learning (ccn run
+	// --frozen-step-scale > 0); the paper's frozen stages keep none, so only
+	// Implementation depends on it.
+	FrozenTraces bool
 }
 
 // Ops returns the operations per step of c in the paper's compute model: the

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/ccn-go/ccn/arch"
+	"github.com/ccn-go/ccn/experiments"
 	"github.com/ccn-go/ccn/opcount"
 )
 
@@ -26,6 +27,7 @@ func runBudget(args []string, stdout, stderr io.Writer) error {
 	perStage := intFlag(fs, "features-per-stage", 4, "ccn: features learned per stage u (with --ops: the u to match)")
 	inputs := intFlag(fs, "inputs", 12, "input size |x|")
 	noOutBias := fs.Bool("no-out-bias", false, "tbptt, rtrl, snap1, uoro: count without the output bias b_out, as ccn run --no-out-bias (implementation count only)")
+	frozenScale := fs.Float64("frozen-step-scale", 0, "constructive, ccn: count the traces that frozen columns keep to go on learning, as ccn run --frozen-step-scale > 0 (implementation count only)")
 	ops := intFlag(fs, "ops", 0, "compute matching: per-step budget in operations")
 	truncations := fs.String("truncations", joinInts(opcount.PaperTruncations()), "with --ops: comma-separated T-BPTT truncations")
 	nearest := fs.Bool("nearest", false, "with --ops: T-BPTT hidden size whose cost is nearest the budget (may exceed it) instead of the largest within it")
@@ -45,7 +47,7 @@ func runBudget(args []string, stdout, stderr io.Writer) error {
 	case set["method"] && set["ops"]:
 		return badInput("give either --method (one configuration) or --ops (compute matching), not both")
 	case set["ops"]:
-		for _, f := range []string{"hidden", "truncation", "features", "no-out-bias"} {
+		for _, f := range []string{"hidden", "truncation", "features", "no-out-bias", "frozen-step-scale"} {
 			if set[f] {
 				return badInput("--%s applies to --method, not to --ops", f)
 			}
@@ -70,6 +72,12 @@ func runBudget(args []string, stdout, stderr io.Writer) error {
 			return badInput("--no-out-bias applies to the dense methods tbptt, rtrl, snap1 and uoro only")
 		}
 		c.NoOutBias = *noOutBias
+		if set["frozen-step-scale"] {
+			if err := checkFrozenStepScale(c.Method, *frozenScale); err != nil {
+				return err
+			}
+			c.FrozenTraces = *frozenScale > 0
+		}
 		return printConfig(stdout, c)
 	}
 	return badInput("give --method (one configuration) or --ops (compute matching)")
@@ -115,6 +123,21 @@ func budgetConfig(m arch.Method, set map[string]bool, hidden, truncation, featur
 		}
 	}
 	return c, nil
+}
+
+// checkFrozenStepScale refuses --frozen-step-scale where ccn run would: for a
+// method it does not apply to or outside its range (the run setting's own
+// checks, experiments.Lookup).
+func checkFrozenStepScale(m arch.Method, scale float64) error {
+	const key = "frozen-step-scale"
+	s, _ := experiments.Lookup(key)
+	if !s.Applies(m) {
+		return badInput("--%s does not apply to method %s", key, m)
+	}
+	if msg := s.Check(&experiments.RunConfig{Method: m, FrozenStepScale: scale}); msg != "" {
+		return badInput("--%s %g %s", key, scale, msg)
+	}
+	return nil
 }
 
 // budgetMethods lists the methods of the registry the paper's compute model
@@ -167,9 +190,12 @@ func printConfig(stdout io.Writer, c opcount.Config) error {
 		}
 	}
 	fmt.Fprintf(w, "inputs\t%d\n", c.Inputs)
-	if info.PaperOps == nil {
+	switch {
+	case info.PaperOps == nil:
 		fmt.Fprintf(w, "paper ops/step\t- (the paper's compute model, Appendix A.7, has none for %s)\n", c.Method)
-	} else {
+	case c.FrozenTraces:
+		fmt.Fprintf(w, "paper ops/step\t%d (frozen columns without traces, as the paper's)\n", c.Ops())
+	default:
 		fmt.Fprintf(w, "paper ops/step\t%d\n", c.Ops())
 	}
 	if n, ok := c.Implementation(); ok {

@@ -136,6 +136,28 @@ func TestBudgetDenseWithoutPaperModel(t *testing.T) {
 	assert.Equal(t, "4352", field(t, stdout.String(), "paper ops/step"))
 }
 
+// With --frozen-step-scale > 0 the implementation count adds, per frozen
+// column of m_s inputs, its traces and gradient: 44·m_s + 108 operations in
+// place of its forward pass alone, 8·m_s + 18 (docs/equations.md). CCN 16
+// with 4 per stage on 12 inputs has three frozen stages of 4 columns reading
+// 12, 16 and 20 inputs: 4·(36·12 + 90) + 4·(36·16 + 90) + 4·(36·20 + 90) =
+// 7,992 more than its 6,632. The paper's count stays that of constant frozen
+// stages; at 0 the count is the plain one.
+func TestBudgetFrozenTraces(t *testing.T) {
+	count := func(scale string) (impl, paper string) {
+		var stdout, stderr bytes.Buffer
+		args := []string{"budget", "--method", "ccn", "--features", "16", "--features-per-stage", "4", "--frozen-step-scale", scale}
+		require.Equal(t, 0, run(args, &stdout, &stderr), stderr.String())
+		return field(t, stdout.String(), "implementation ops/step"), field(t, stdout.String(), "paper ops/step")
+	}
+	impl, paper := count("0.1")
+	assert.Equal(t, "14624", impl)
+	assert.Equal(t, "3360 (frozen columns without traces, as the paper's)", paper)
+	impl, paper = count("0")
+	assert.Equal(t, "6632", impl)
+	assert.Equal(t, "3360", paper)
+}
+
 func TestBudgetBadInput(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -160,6 +182,9 @@ func TestBudgetBadInput(t *testing.T) {
 		{"zero truncation", []string{"--ops", "4000", "--truncations", "0"}},
 		{"hidden with ops", []string{"--ops", "4000", "--hidden", "3"}},
 		{"zero per stage", []string{"--ops", "4000", "--features-per-stage", "0"}},
+		{"frozen step scale of columnar", []string{"--method", "columnar", "--features", "6", "--frozen-step-scale", "0.1"}},
+		{"frozen step scale above 1", []string{"--method", "ccn", "--features", "8", "--frozen-step-scale", "2"}},
+		{"frozen step scale with ops", []string{"--ops", "4000", "--frozen-step-scale", "0.1"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
