@@ -25,12 +25,13 @@ const (
 // its method whatever the other entries (unlike FinalErrors, which gives
 // repeated methods a family of colours), and a dashed line at one labelled
 // one. An entry without a value (NaN mean) has an empty slot at its tick; at
-// least one must have a value. The y axis says "95% interval" when every
-// entry with a value has one.
+// least one must have a value. An entry with a value but neither an interval
+// nor a s.e. (NaN StdErr: one run, no spread to show) is its point alone. The
+// y axis says "95% interval" when every bar drawn is an interval.
 func NormalizedErrors(title, xLabel, one string, points []Point) (*plot.Plot, error) {
 	label := NormalizedIntervalLabel
 	for _, pt := range points {
-		if !math.IsNaN(pt.Mean) && !pt.Interval {
+		if !math.IsNaN(pt.Mean) && !pt.Interval && !math.IsNaN(pt.StdErr) {
 			label = NormalizedLabel
 		}
 	}
@@ -55,22 +56,25 @@ func NormalizedErrors(title, xLabel, one string, points []Point) (*plot.Plot, er
 				return nil, fmt.Errorf("plots: %s: point %q has an interval [%v, %v] that is not finite or inverted", title, pt.Label, pt.Low, pt.High)
 			}
 		}
-		if math.IsInf(pt.Mean, 0) || math.IsNaN(half) || math.IsInf(half, 0) {
+		noBar := !pt.Interval && math.IsNaN(pt.StdErr)
+		if math.IsInf(pt.Mean, 0) || (!noBar && (math.IsNaN(half) || math.IsInf(half, 0))) {
 			return nil, fmt.Errorf("plots: %s: point %q has a non-finite mean or standard error", title, pt.Label)
 		}
 		x := float64(i)
-		bar := &plotter.YErrorBars{
-			XYs:       plotter.XYs{{X: x, Y: centre}},
-			YErrors:   plotter.YErrors{{Low: half, High: half}},
-			LineStyle: draw.LineStyle{Color: c, Width: vg.Points(1.2)},
-			CapWidth:  vg.Points(6),
-		}
 		sc, err := plotter.NewScatter(plotter.XYs{{X: x, Y: pt.Mean}})
 		if err != nil {
 			return nil, err
 		}
 		sc.GlyphStyle = draw.GlyphStyle{Color: c, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}
-		p.Add(bar, sc)
+		if !noBar {
+			p.Add(&plotter.YErrorBars{
+				XYs:       plotter.XYs{{X: x, Y: centre}},
+				YErrors:   plotter.YErrors{{Low: half, High: half}},
+				LineStyle: draw.LineStyle{Color: c, Width: vg.Points(1.2)},
+				CapWidth:  vg.Points(6),
+			})
+		}
+		p.Add(sc)
 		drawn++
 	}
 	if drawn == 0 {

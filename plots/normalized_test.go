@@ -34,6 +34,17 @@ func TestNormalizedErrorsIntervals(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, NormalizedIntervalLabel, p.Y.Label.Text, "every drawn bar an interval")
 
+	// A point without interval or s.e. (one run) is drawn alone, leaves the
+	// label to the others' bars, and spans no bar: the range is its point's.
+	alone := Point{Label: "e", Method: "ccn", Mean: 0.7, StdErr: math.NaN()}
+	p, err = NormalizedErrors("t", "x", "one", []Point{pts[0], alone})
+	require.NoError(t, err)
+	assert.Equal(t, NormalizedIntervalLabel, p.Y.Label.Text, "the only bar an interval")
+	assert.InDelta(t, 0.7, p.Y.Min, 1e-12, "the lone point is the lowest")
+	p, err = NormalizedErrors("t", "x", "one", []Point{alone})
+	require.NoError(t, err)
+	assert.InDelta(t, 0.7, p.Y.Min, 1e-12, "no bar below the point")
+
 	for _, bad := range []Point{
 		{Label: "nan", Method: "ccn", Mean: 1, Low: math.NaN(), High: 2, Interval: true},
 		{Label: "inf", Method: "ccn", Mean: 1, Low: 0, High: math.Inf(1), Interval: true},

@@ -196,13 +196,13 @@ func pick(rows []sweep.Normalized, keep func(sweep.Normalized) bool) []sweep.Nor
 }
 
 // atariPoints returns a point per row, its bar the row's 95% bootstrap
-// interval (sweep.Normalized: both methods' seeds resampled), or ± s.e.
-// where the row has none.
+// interval (sweep.Normalized: both methods' seeds resampled), no bar where
+// the row has none (a game with one run of the method or of its reference).
 func atariPoints(rows []sweep.Normalized, label func(sweep.Normalized) string) []plots.Point {
 	pts := make([]plots.Point, len(rows))
 	for i, n := range rows {
 		m, _ := rowMethod(n.Family)
-		pts[i] = plots.Point{Label: label(n), Method: m, Mean: n.Mean, StdErr: n.SE,
+		pts[i] = plots.Point{Label: label(n), Method: m, Mean: n.Mean, StdErr: math.NaN(),
 			Low: n.Low, High: n.High, Interval: !math.IsNaN(n.Low) && !math.IsNaN(n.High)}
 	}
 	return pts

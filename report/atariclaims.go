@@ -171,10 +171,15 @@ func (d *atariData) referenceErrs(n sweep.Normalized) []float64 {
 // acrossGames returns v = (1/G) Σ_g f(m_g) over the G games of samples, where
 // m_g are the means of the samples of game g (samples[g][i], each nonempty),
 // and a 95% bootstrap interval: each replicate resamples every sample of
-// every game independently with replacement and recomputes v.
+// every game independently with replacement and recomputes v. The interval
+// is NaN unless every sample holds two values or more (stats.Resamplable).
 func acrossGames(rng *rand.Rand, samples [][][]float64, f func(m []float64) float64) (v, lo, hi float64) {
 	if len(samples) == 0 {
 		return math.NaN(), math.NaN(), math.NaN()
+	}
+	resamplable := true
+	for _, s := range samples {
+		resamplable = resamplable && stats.Resamplable(s...)
 	}
 	G := float64(len(samples))
 	m := make([]float64, len(samples[0]))
@@ -192,6 +197,9 @@ func acrossGames(rng *rand.Rand, samples [][][]float64, f func(m []float64) floa
 			}
 			reps[b] += f(m) / G
 		}
+	}
+	if !resamplable {
+		return v, math.NaN(), math.NaN()
 	}
 	lo, hi = stats.Interval95(reps)
 	return v, lo, hi
@@ -347,12 +355,20 @@ func (d *atariData) row(study, f, e string, envs []string) string {
 		median(normed), interval(n.Mean, n.Low, n.High), bursts, burstRuns)
 }
 
-// interval formats a mean and its interval, "—" without a value.
-func interval(m, lo, hi float64) string {
-	if math.IsNaN(m) {
+// interval formats a mean and its interval to three digits (formatInterval).
+func interval(m, lo, hi float64) string { return formatInterval("%.3g", m, lo, hi) }
+
+// formatInterval formats a value and its interval with verb, "m [lo, hi]";
+// "—" without a value, and a value without an interval (a sample of one run:
+// stats.Resamplable) says so.
+func formatInterval(verb string, m, lo, hi float64) string {
+	switch {
+	case math.IsNaN(m):
 		return "—"
+	case math.IsNaN(lo) || math.IsNaN(hi):
+		return fmt.Sprintf(verb+" [no interval: one run]", m)
 	}
-	return fmt.Sprintf("%.3g [%.3g, %.3g]", m, lo, hi)
+	return fmt.Sprintf(verb+" ["+verb+", "+verb+"]", m, lo, hi)
 }
 
 // atariClaim is one row of the claims table.
@@ -540,12 +556,7 @@ func (d *atariData) claims() []atariClaim {
 	return out
 }
 
-func signedInterval(v, lo, hi float64) string {
-	if math.IsNaN(v) {
-		return "—"
-	}
-	return fmt.Sprintf("%+.3g [%+.3g, %+.3g]", v, lo, hi)
-}
+func signedInterval(v, lo, hi float64) string { return formatInterval("%+.3g", v, lo, hi) }
 
 // WriteAtariSensitivity writes the sensitivity of the Atari selection at
 // AtariClaimsScale (WriteAtariSensitivityAt).

@@ -95,8 +95,12 @@ func fixedFreezes(c experiments.RunConfig) []float64 {
 
 // meanInterval95 returns the mean of x and the 95% percentile bootstrap
 // interval of the mean (autoResamples resamples of x with replacement, from
-// stats.BootstrapSeed).
+// stats.BootstrapSeed); NaN for the interval of fewer than two values
+// (stats.Resamplable).
 func meanInterval95(x []float64) (mean, lo, hi float64) {
+	if !stats.Resamplable(x) {
+		return stats.Mean(x), math.NaN(), math.NaN()
+	}
 	rng := rand.New(rand.NewPCG(stats.BootstrapSeed, 1))
 	reps := make([]float64, autoResamples)
 	for i := range reps {
@@ -130,8 +134,9 @@ func AutoFreezing(r *Results, study string) (Figure, error) {
 			return Figure{}, err
 		}
 		mean, lo, hi := meanInterval95(e)
-		points = append(points, plots.Point{Label: s.label, Method: string(s.s.group.Config.Method), Mean: mean, Low: lo, High: hi, Interval: true})
-		parts = append(parts, fmt.Sprintf("%s: %.4g [%.4g, %.4g] (%s)", s.label, mean, lo, hi, groupText(s.s.group.Name, s.s.group)))
+		points = append(points, plots.Point{Label: s.label, Method: string(s.s.group.Config.Method), Mean: mean, StdErr: math.NaN(),
+			Low: lo, High: hi, Interval: !math.IsNaN(lo) && !math.IsNaN(hi)})
+		parts = append(parts, fmt.Sprintf("%s: %s (%s)", s.label, formatInterval("%.4g", mean, lo, hi), groupText(s.s.group.Name, s.s.group)))
 	}
 	first := sch[0].s.group
 	p, err := plots.NormalizedErrors(fmt.Sprintf("%s: CCN stage schedules, final error\n%s, %s", study, subtitle(first), first.Config.Env),

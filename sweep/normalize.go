@@ -52,7 +52,10 @@ const NormalizedFile = "normalized.csv"
 // resample means is a replicate, and the interval is the 2.5% and 97.5%
 // quantiles of the replicates (stats.Interval95). On the average row a
 // replicate is the mean over the environments with a value of their
-// replicates (each environment resampled independently). The random numbers
+// replicates (each environment resampled independently). An interval needs
+// two runs in every sample it resamples (stats.Resamplable): with one run of
+// the group or of its reference on an environment, that environment's
+// interval and the average row's are NaN. The random numbers
 // are a PCG seeded by BootstrapSeed and a hash of study, scale, environment
 // and group, so the table is the same at every collection.
 //
@@ -152,7 +155,7 @@ func (r *Results) Normalize() []Normalized {
 		p := &r.Plans[i]
 		var envs, families []string
 		per := map[[2]string]Normalized{}
-		boot := map[[2]string][2][]float64{} // env, family → bootstrap replicates of Mean and Relative
+		boot := map[[2]string][2][]float64{} // env, family → bootstrap replicates of Mean and Relative, nil where not resamplable
 		for _, s := range sel {
 			if s.Plan != p || p.Groups[s.Group].Env == "" {
 				continue
@@ -184,7 +187,11 @@ func (r *Results) Normalize() []Normalized {
 					for b := range reps {
 						reps[b] = stats.ResampleMean(rng, errs) / stats.ResampleMean(rng, refErrs)
 					}
-					n.Low, n.High = stats.Interval95(slices.Clone(reps))
+					if stats.Resamplable(errs, refErrs) {
+						n.Low, n.High = stats.Interval95(slices.Clone(reps))
+					} else {
+						reps = nil
+					}
 				}
 			}
 			if len(rel) > 0 {
@@ -193,7 +200,11 @@ func (r *Results) Normalize() []Normalized {
 				for b := range relReps {
 					relReps[b] = stats.ResampleMean(rng, rel)
 				}
-				n.RelativeLow, n.RelativeHigh = stats.Interval95(slices.Clone(relReps))
+				if stats.Resamplable(rel) {
+					n.RelativeLow, n.RelativeHigh = stats.Interval95(slices.Clone(relReps))
+				} else {
+					relReps = nil
+				}
 			}
 			if !math.IsNaN(n.Mean) {
 				n.Games = 1
@@ -207,6 +218,7 @@ func (r *Results) Normalize() []Normalized {
 			avg.setNaN()
 			var sum, se2, rsum, rse2 float64
 			relGames := 0
+			resamplable, relResamplable := true, true // every game with a value has its replicates
 			reps := make([]float64, BootstrapReplicates)
 			relReps := make([]float64, BootstrapReplicates)
 			for _, e := range envs {
@@ -227,6 +239,7 @@ func (r *Results) Normalize() []Normalized {
 					avg.Games++
 					sum += n.Mean
 					se2 += n.SE * n.SE
+					resamplable = resamplable && b[0] != nil
 					for i, x := range b[0] {
 						reps[i] += x
 					}
@@ -235,6 +248,7 @@ func (r *Results) Normalize() []Normalized {
 					relGames++
 					rsum += n.Relative
 					rse2 += n.RelativeSE * n.RelativeSE
+					relResamplable = relResamplable && b[1] != nil
 					for i, x := range b[1] {
 						relReps[i] += x
 					}
@@ -246,7 +260,9 @@ func (r *Results) Normalize() []Normalized {
 				for i := range reps {
 					reps[i] /= g
 				}
-				avg.Low, avg.High = stats.Interval95(reps)
+				if resamplable {
+					avg.Low, avg.High = stats.Interval95(reps)
+				}
 			}
 			if relGames > 0 && relGames == len(envs) {
 				g := float64(relGames)
@@ -254,7 +270,9 @@ func (r *Results) Normalize() []Normalized {
 				for i := range relReps {
 					relReps[i] /= g
 				}
-				avg.RelativeLow, avg.RelativeHigh = stats.Interval95(relReps)
+				if relResamplable {
+					avg.RelativeLow, avg.RelativeHigh = stats.Interval95(relReps)
+				}
 			}
 			rows = append(rows, avg)
 		}

@@ -121,9 +121,16 @@ func TestNormalize(t *testing.T) {
 	require.NoError(t, normResults(t).WriteNormalized(&b))
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
 	require.Len(t, lines, 1+len(want))
-	// columnar on a: 6 over a resample of 5:7's {2, 4}: 6/2, 6/3 or 6/4,
-	// so the interval is [1.5, 3]; no run has a return variance.
-	assert.Equal(t, "norm,s,mean,columnar,,1,b,4,1,1,0,2,2,0,1.5,3,NaN,NaN,NaN,NaN", lines[10])
+	// ccn on a: a resample mean of {1.5, 3} over one of 5:7's {2, 4}; the
+	// lowest ratio 1.5/4 and the highest 3/2 each have probability 1/16 >
+	// 2.5%, so the interval is [0.375, 1.5]. No run has a return variance.
+	assert.Equal(t, "norm,s,a,ccn,norm/tbptt/5:7@a,1,,2,2,0,0,0,0.75,0.25,0.375,1.5,NaN,NaN,NaN,NaN", lines[1])
+	// columnar on a has one complete run: a value, no interval
+	// (stats.Resamplable), and so none on its average row; nor has 5:7's
+	// average, whose b has one run.
+	assert.Equal(t, "norm,s,a,columnar,norm/tbptt/5:7@a,1,,2,1,1,0,0,2,0,NaN,NaN,NaN,NaN,NaN,NaN", lines[2])
+	assert.Equal(t, "norm,s,mean,columnar,,1,b,4,1,1,0,2,2,0,NaN,NaN,NaN,NaN,NaN,NaN", lines[10])
+	assert.Equal(t, "norm,s,mean,tbptt/5:7,,2,,4,3,0,1,0,0.75,0.16666666666666666,NaN,NaN,NaN,NaN,NaN,NaN", lines[11])
 	assert.Equal(t, "norm,s,b,columnar,norm/tbptt/8:5@b,0,,2,0,0,0,2,NaN,NaN,NaN,NaN,NaN,NaN,NaN,NaN", lines[6])
 }
 

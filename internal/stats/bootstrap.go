@@ -18,9 +18,10 @@ const BootstrapSeed = 20230101
 //
 //	d_b = f(y*_b) − f(x*_b)      CI = [q_{(1−level)/2}(d), q_{(1+level)/2}(d)]
 //
-// drawn from a fixed seed (BootstrapSeed). Empty samples give NaN.
+// drawn from a fixed seed (BootstrapSeed). A sample of fewer than
+// MinResampled values gives NaN (Resamplable).
 func BootstrapCI(x, y []float64, f func([]float64) float64, resamples int, level float64) (lo, hi float64) {
-	if len(x) == 0 || len(y) == 0 || resamples < 1 {
+	if !Resamplable(x, y) || resamples < 1 {
 		return math.NaN(), math.NaN()
 	}
 	rng := rand.New(rand.NewPCG(BootstrapSeed, 1))

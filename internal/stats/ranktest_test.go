@@ -74,4 +74,16 @@ func TestBootstrapCI(t *testing.T) {
 	}
 	lo, hi := BootstrapCI(nil, x, Median, 10, 0.95)
 	assert.True(t, math.IsNaN(lo) && math.IsNaN(hi))
+	// One value resamples only to itself: no interval (Resamplable).
+	lo, hi = BootstrapCI([]float64{1}, x, Median, 10, 0.95)
+	assert.True(t, math.IsNaN(lo) && math.IsNaN(hi), "one value")
+	lo, hi = BootstrapCI([]float64{1, 1}, []float64{3, 3}, Median, 10, 0.95)
+	assert.Equal(t, [2]float64{2, 2}, [2]float64{lo, hi}, "two equal values: an interval, of width zero")
+}
+
+func TestResamplable(t *testing.T) {
+	assert.True(t, Resamplable())
+	assert.True(t, Resamplable([]float64{1, 2}, []float64{3, 4, 5}))
+	assert.False(t, Resamplable([]float64{1, 2}, []float64{3}))
+	assert.False(t, Resamplable(nil))
 }

@@ -6,6 +6,22 @@ import (
 	"sort"
 )
 
+// MinResampled is the fewest values a sample needs for a bootstrap interval
+// (see the package documentation).
+const MinResampled = 2
+
+// Resamplable reports whether every one of samples holds at least
+// MinResampled values, so that a bootstrap interval that resamples them says
+// something about their spread.
+func Resamplable(samples ...[]float64) bool {
+	for _, s := range samples {
+		if len(s) < MinResampled {
+			return false
+		}
+	}
+	return true
+}
+
 // ResampleMean returns the mean of one bootstrap resample of xs: len(xs)
 // values drawn from xs uniformly with replacement by rng. It returns NaN for
 // an empty xs.

@@ -14,6 +14,12 @@
 //     s.e. also shows n (seeds, complete runs, samples), which tells a reader
 //     that this 0 means "one value", not "no spread".
 //
+// A bootstrap interval needs at least MinResampled values in every sample it
+// resamples (Resamplable): one value resamples only to itself, and the
+// interval of width zero it would give claims a certainty that one run
+// cannot. With fewer, BootstrapCI and the callers of Interval95 give NaN, no
+// interval.
+//
 // BootstrapCI gives the interval of a difference of two samples' statistic;
 // a statistic of other shapes (a ratio of two methods' mean errors, its
 // average over games) is bootstrapped from its parts: ResampleMean draws one
