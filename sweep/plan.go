@@ -353,7 +353,11 @@ func (s Study) group(name string, gs GroupSpec, over map[string]any, sc Scale, s
 			grid[k] = r
 		}
 		if v, ok := selected[k]; ok {
-			grid[k] = []any{v}
+			vs, list := v.([]any)
+			if !list {
+				vs = []any{v}
+			}
+			grid[k] = vs
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(selected)) {

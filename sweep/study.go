@@ -137,7 +137,9 @@ type Scale struct {
 	Only []string `yaml:"only"`
 	// Select fixes, for the groups it names (names as in Only), tuned
 	// settings to one value each at this scale, over Grid: a smaller scale
-	// runs a larger scale's selection without tuning. A setting the group
+	// runs a larger scale's selection without tuning. A list of values
+	// instead narrows the setting to those values for that group alone (a
+	// few step sizes where the other groups tune more). A setting the group
 	// does not tune is an error.
 	Select map[string]map[string]any `yaml:"select"`
 	// Merge makes, at this scale, one group of the groups it lists (names as
@@ -296,8 +298,14 @@ func Parse(data []byte) (Study, error) {
 			return s, err
 		}
 		for g, m := range sc.Select {
-			if err := checkKeys(where+" select "+g, m); err != nil {
-				return s, err
+			for k, v := range m {
+				vs, list := v.([]any)
+				if !list {
+					vs = []any{v}
+				}
+				if err := checkGrid(where+" select "+g, map[string][]any{k: vs}); err != nil {
+					return s, err
+				}
 			}
 		}
 		merged := map[string]string{}

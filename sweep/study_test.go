@@ -168,10 +168,10 @@ func TestPlanRejectsInvalidRuns(t *testing.T) {
 }
 
 // A scale's select fixes a group's tuned settings to one value each (a
-// smaller scale running a larger one's selection); the other groups keep the
-// scale's grid.
+// smaller scale running a larger one's selection), or narrows them to a list
+// of values for that group alone; the other groups keep the scale's grid.
 func TestScaleSelect(t *testing.T) {
-	const sel = "    select:\n      ccn: {step-size: 3.0e-4, epsilon: 0.01}\n      tbptt/2:3: {step-size: 1.0e-2}\n"
+	const sel = "    select:\n      ccn: {step-size: 3.0e-4, epsilon: 0.01}\n      tbptt/2:3: {step-size: [1.0e-2, 3.0e-4]}\n"
 	s, err := Parse([]byte(twoGroups + sel))
 	require.NoError(t, err)
 	p, err := s.Plan("small")
@@ -185,7 +185,7 @@ func TestScaleSelect(t *testing.T) {
 	}
 	assert.Equal(t, map[string][]string{
 		"ccn":                         {"epsilon=0.01 step-size=0.0003"},
-		"tbptt/2:3":                   {"step-size=0.01"},
+		"tbptt/2:3":                   {"step-size=0.01", "step-size=0.0003"},
 		"tbptt/hidden=2,truncation=5": {"step-size=0.001", "step-size=0.01"},
 	}, labels)
 	c := p.Groups[0].Candidates[0].Config.Config()
@@ -199,6 +199,8 @@ func TestScaleSelect(t *testing.T) {
 		"    select: {tbptt/2:3: {epsilon: 0.01}}\n":   "select fixes epsilon, which the group does not tune",
 		"    select: {ccn: {features: 8}}\n":           "select fixes features",
 		"    select: {ccn: {learning-rate: 1.0e-3}}\n": `unknown key "learning-rate"`,
+		"    select: {ccn: {step-size: []}}\n":         "step-size has no values",
+		"    select: {ccn: {features: [8, 0]}}\n":      "features must be positive, got 0",
 	} {
 		s, err := Parse([]byte(twoGroups + sel))
 		if err == nil {
