@@ -353,11 +353,7 @@ func (s Study) group(name string, gs GroupSpec, over map[string]any, sc Scale, s
 			grid[k] = r
 		}
 		if v, ok := selected[k]; ok {
-			vs, list := v.([]any)
-			if !list {
-				vs = []any{v}
-			}
-			grid[k] = vs
+			grid[k] = selectValues(v)
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(selected)) {

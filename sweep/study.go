@@ -299,11 +299,7 @@ func Parse(data []byte) (Study, error) {
 		}
 		for g, m := range sc.Select {
 			for k, v := range m {
-				vs, list := v.([]any)
-				if !list {
-					vs = []any{v}
-				}
-				if err := checkGrid(where+" select "+g, map[string][]any{k: vs}); err != nil {
+				if err := checkGrid(where+" select "+g, map[string][]any{k: selectValues(v)}); err != nil {
 					return s, err
 				}
 			}
@@ -354,6 +350,15 @@ func checkKeys(where string, m map[string]any) error {
 		}
 	}
 	return nil
+}
+
+// selectValues returns the values a select entry gives a setting: its list,
+// or its one value.
+func selectValues(v any) []any {
+	if vs, list := v.([]any); list {
+		return vs
+	}
+	return []any{v}
 }
 
 func checkGrid(where string, g map[string][]any) error {
