@@ -7,7 +7,15 @@
 // on every architecture. Path reports which one this binary uses. Where the
 // CPU also has AVX-512 with full-width 512-bit square roots (wideRMSProp),
 // RMSProp's loops run eight lanes per instruction with the four-lane loops'
-// operations and bits (GODEBUG=cpu.avx512f=off turns it off).
+// operations and bits (GODEBUG=cpu.avx512f=off turns it off); on Intel
+// Xeons with AMX, where eight lanes measured slower, four (intelAMX).
+//
+// On some Intel CPUs a legacy-SSE instruction run while the vector
+// registers' upper halves are in use costs about a hundred cycles, and Go
+// compiles float64 scalars, and their spills, with SSE encodings: hot
+// kernels therefore broadcast their scalars from memory and keep no float64
+// live across a vector loop (stageTraceAt, rmsprop8FoldAt;
+// docs/performance.md, "Intel").
 //
 // The two paths compute the same formulas. Element-wise kernels (the RMSProp
 // update, trace recurrences, axpy forms) perform the same operations in the

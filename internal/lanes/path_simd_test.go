@@ -24,7 +24,7 @@ func TestPathIsSIMD(t *testing.T) {
 // exp4, sigmoid4 and tanh4, bitwise, on activationInputs (saturation,
 // subnormals, ±0, ±Inf and NaN included).
 func TestActivationsEightLanesMatchFour(t *testing.T) {
-	if !eightLanes {
+	if !avx512 {
 		t.Skip("no AVX-512 on this CPU")
 	}
 	xs := activationInputs()

@@ -72,8 +72,8 @@ func rmsprop8At(pt, pu, pv unsafe.Pointer, n int, s, alpha, b, eps float64) {
 	for ; k+8 <= n; k += 8 {
 		rmsprop8Step(pt, pv, k, vs.Mul(ld8At(pu, k)), vb, vc, ve, va)
 	}
-	if k < n {
-		rmspropQuadStep(pt, pv, k, bc(s).Mul(ldAt(pu, k)), bc(b), bc(1-b), bc(eps), va)
+	if k < n { // the broadcasts' low halves, not the scalars again: see rmsprop8FoldAt
+		rmspropQuadStep(pt, pv, k, vs.GetLo().Mul(ldAt(pu, k)), vb.GetLo(), vc.GetLo(), ve.GetLo(), va)
 	}
 }
 
@@ -135,10 +135,17 @@ func rmsprop8FoldAt(pt, pu, pv, ptr unsafe.Pointer, n int, s, alpha, b, eps, d, 
 		st8At(vd.Mul(u).Add(vk.Mul(ld8At(ptr, k))), pu, k)
 		rmsprop8Step(pt, pv, k, vs.Mul(u), vb, vc, ve, va)
 	}
+	// The last quad takes the broadcasts' low halves. Broadcasting the
+	// scalars again kept them alive across the loop, and the compiler
+	// reloaded them in every iteration with legacy-SSE moves while the upper
+	// halves of the 512-bit registers were in use: on an Intel Xeon with
+	// AVX-512 and AVX-VNNI each such move cost about a hundred cycles, and
+	// this loop ran 18 times slower than rmspropFoldAt
+	// (BenchmarkRMSPropLoops/fold8; docs/performance.md, "Intel").
 	if k < n {
 		u := ldAt(pu, k)
-		stAt(bc(d).Mul(u).Add(bc(c).Mul(ldAt(ptr, k))), pu, k)
-		rmspropQuadStep(pt, pv, k, bc(s).Mul(u), bc(b), bc(1-b), bc(eps), va)
+		stAt(vd.GetLo().Mul(u).Add(vk.GetLo().Mul(ldAt(ptr, k))), pu, k)
+		rmspropQuadStep(pt, pv, k, vs.GetLo().Mul(u), vb.GetLo(), vc.GetLo(), ve.GetLo(), va)
 	}
 }
 

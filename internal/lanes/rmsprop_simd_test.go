@@ -15,7 +15,7 @@ import (
 // loop shapes and the leftover quad), over a few steps so that v carries
 // over; and that the comparison sees a change of one ulp in a step size.
 func TestRMSPropWideMatchesQuads(t *testing.T) {
-	if !eightLanes {
+	if !avx512 {
 		t.Skip("no AVX-512 on this CPU")
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -59,7 +59,7 @@ func TestRMSPropWideMatchesQuads(t *testing.T) {
 // comparison sees a fold coefficient one ulp off. Whichever of the two
 // RMSPropFold takes on this CPU, the other is checked here.
 func TestRMSPropFoldWideMatchesQuads(t *testing.T) {
-	if !eightLanes {
+	if !avx512 {
 		t.Skip("no AVX-512 on this CPU")
 	}
 	rng := rand.New(rand.NewPCG(7, 8))
@@ -106,7 +106,7 @@ func TestRMSPropFoldWideMatchesQuads(t *testing.T) {
 // whose 512-bit square roots are not full width, four lanes win
 // (wideRMSProp). Run with -test.cpu 1 and compare CPU times.
 func BenchmarkRMSPropLoops(b *testing.B) {
-	if !eightLanes {
+	if !avx512 {
 		b.Skip("no AVX-512 on this CPU")
 	}
 	for _, n := range []int{6648, 7932} {
