@@ -12,6 +12,7 @@ func preactLanes(ai, af, ag, ao, h, blocks, x []float64) {
 	for j, hj := range h {
 		var a [4]float64
 		preactOne(blocks, x, j, hj).Store(&a)
+		clearUpper() // the scalar copies below are SSE-encoded (see doc.go)
 		ai[j], af[j], ag[j], ao[j] = a[0], a[1], a[2], a[3]
 	}
 }
