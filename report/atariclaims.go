@@ -177,17 +177,18 @@ func acrossGames(rng *rand.Rand, samples [][][]float64, f func(m []float64) floa
 	if len(samples) == 0 {
 		return math.NaN(), math.NaN(), math.NaN()
 	}
-	resamplable := true
-	for _, s := range samples {
-		resamplable = resamplable && stats.Resamplable(s...)
-	}
 	G := float64(len(samples))
 	m := make([]float64, len(samples[0]))
+	resamplable := true
 	for _, s := range samples {
 		for i, x := range s {
 			m[i] = stats.Mean(x)
 		}
 		v += f(m) / G
+		resamplable = resamplable && stats.Resamplable(s...)
+	}
+	if !resamplable {
+		return v, math.NaN(), math.NaN()
 	}
 	reps := make([]float64, atariReplicates)
 	for b := range reps {
@@ -197,9 +198,6 @@ func acrossGames(rng *rand.Rand, samples [][][]float64, f func(m []float64) floa
 			}
 			reps[b] += f(m) / G
 		}
-	}
-	if !resamplable {
-		return v, math.NaN(), math.NaN()
 	}
 	lo, hi = stats.Interval95(reps)
 	return v, lo, hi
