@@ -262,7 +262,6 @@ func columnTraceLanes(ht, ct, x []float64, f, A, B, E, D, ki, kf, kg, hp float64
 	n4 := m &^ 3
 	vf, vA, vB, vE := bc(f), bc(A), bc(B), bc(E)
 	vki, vkf, vkg, vD := bc(ki), bc(kf), bc(kg), bc(D)
-	vh := bc(hp)
 	ph, pc, px := base(ht), base(ct), base(x)
 	for k := 0; k < n4; k += 4 {
 		xv := ldAt(px, k)
@@ -283,29 +282,14 @@ func columnTraceLanes(ht, ct, x []float64, f, A, B, E, D, ki, kf, kg, hp float64
 		stAt(c, pc, 3*m+k)
 		stAt(vB.Mul(c).Add(vE.Mul(h)).Add(vD.Mul(xv)), ph, 3*m+k)
 	}
-	// The last m − n4 < 4 inputs in lanes too, loaded and stored in part
-	// (the lanes past them zero and not stored): the same operations as
-	// traceScalar's and traceOutScalar's on each entry, without scalar code
-	// after the loop's 256-bit operations (see stageTraceAt).
 	if n4 < m {
-		xv := archsimd.LoadFloat64x4SlicePart(x[n4:])
-		for q, kq := range [3]f64x4{vki, vkf, vkg} {
-			hs, cs := ht[q*m+n4:(q+1)*m], ct[q*m+n4:(q+1)*m]
-			h := archsimd.LoadFloat64x4SlicePart(hs)
-			c := vf.Mul(archsimd.LoadFloat64x4SlicePart(cs)).Add(vA.Mul(h)).Add(kq.Mul(xv))
-			c.StoreSlicePart(cs)
-			vB.Mul(c).Add(vE.Mul(h)).StoreSlicePart(hs)
-		}
-		hs, cs := ht[3*m+n4:4*m], ct[3*m+n4:4*m]
-		h := archsimd.LoadFloat64x4SlicePart(hs)
-		c := vf.Mul(archsimd.LoadFloat64x4SlicePart(cs)).Add(vA.Mul(h))
-		c.StoreSlicePart(cs)
-		vB.Mul(c).Add(vE.Mul(h)).Add(vD.Mul(xv)).StoreSlicePart(hs)
+		traceTailAt(ph, pc, px, m, n4, vf, vA, vB, vE, vki, vkf, vkg, vD)
 	}
 	// (κ_i, κ_f, κ_g, 0) and (0, 0, 0, D), built in registers (see cellOne).
 	zero := ld(&kZero)
 	kv := vki.Merge(vkf.Merge(vkg.Merge(zero, lane(2)), lane(1)), lane(0))
 	dv := vD.Merge(zero, lane(3))
+	vh := bc(hp)
 	h := ldAt(ph, 4*m)
 	c := vf.Mul(ldAt(pc, 4*m)).Add(vA.Mul(h)).Add(kv.Mul(vh))
 	stAt(c, pc, 4*m)
@@ -403,6 +387,29 @@ func traceScalars4(vi, vf, vg, vo, vcp, vt, ui, uf, ug, uo f64x4) (A, B, E, D, k
 	return A, B, D.Mul(uo), D, ki, kf, kg
 }
 
+// traceTailAt advances one column's traces of its last m − n4 (< 4) inputs
+// in each gate's block, in lanes loaded and stored in part (the lanes past
+// them zero and not stored): traceScalar's and traceOutScalar's operations
+// on each entry, without scalar code between vector instructions (doc.go).
+// The column's scalars come broadcast: vf, vA, vB, vE, the gates' κ and D.
+func traceTailAt(ph, pc, px unsafe.Pointer, m, n4 int, vf, vA, vB, vE, vki, vkf, vkg, vD f64x4) {
+	r := m - n4
+	part := func(p unsafe.Pointer, i int) []float64 { return unsafe.Slice(at(p, i), r) }
+	xv := archsimd.LoadFloat64x4SlicePart(part(px, n4))
+	for q, kq := range [3]f64x4{vki, vkf, vkg} {
+		hs, cs := part(ph, q*m+n4), part(pc, q*m+n4)
+		h := archsimd.LoadFloat64x4SlicePart(hs)
+		c := vf.Mul(archsimd.LoadFloat64x4SlicePart(cs)).Add(vA.Mul(h)).Add(kq.Mul(xv))
+		c.StoreSlicePart(cs)
+		vB.Mul(c).Add(vE.Mul(h)).StoreSlicePart(hs)
+	}
+	hs, cs := part(ph, 3*m+n4), part(pc, 3*m+n4)
+	h := archsimd.LoadFloat64x4SlicePart(hs)
+	c := vf.Mul(archsimd.LoadFloat64x4SlicePart(cs)).Add(vA.Mul(h))
+	c.StoreSlicePart(cs)
+	vB.Mul(c).Add(vE.Mul(h)).Add(vD.Mul(xv)).StoreSlicePart(hs)
+}
+
 // stageTraceLanes is StageTrace: one loop over the columns (stageTraceAt).
 func stageTraceLanes(ht, ct, x, f, hp []float64, k TraceCoef) {
 	stageTraceAt(base(ht), base(ct), base(x), base(f), base(hp), &k, len(hp), len(x))
@@ -411,7 +418,7 @@ func stageTraceLanes(ht, ct, x, f, hp []float64, k TraceCoef) {
 // stageTraceAt advances the traces of u columns of m inputs as
 // columnTraceLanes does for one, the columns' scalars broadcast from k and
 // their blocks taken in turn (a function of its own, see dot4At); the last
-// m mod 4 inputs of each gate in lanes loaded and stored in part.
+// m mod 4 inputs of each gate by traceTailAt.
 //
 // Every scalar is broadcast from memory, none passed as a float64: the
 // compiler spills and reloads float64 values live across a vector loop with
@@ -431,21 +438,8 @@ func stageTraceAt(ph0, pc0, px, pf, php unsafe.Pointer, k *TraceCoef, u, m int) 
 		vf, vA, vB, vE := bc(*at(pf, j)), bc(*at(pA, j)), bc(*at(pB, j)), bc(*at(pE, j))
 		kq := unsafe.Add(pk, 64*j)
 		vki, vkf, vkg, vD := bc(*at(kq, 0)), bc(*at(kq, 1)), bc(*at(kq, 2)), bc(*at(kq, 7))
-		if r := m - n4; r > 0 { // the tail first, the same operations in lanes
-			part := func(p unsafe.Pointer, i int) []float64 { return unsafe.Slice(at(p, i), r) }
-			xv := archsimd.LoadFloat64x4SlicePart(part(px, n4))
-			for q, kg := range [3]f64x4{vki, vkf, vkg} {
-				hs, cs := part(ph, q*m+n4), part(pc, q*m+n4)
-				h := archsimd.LoadFloat64x4SlicePart(hs)
-				c := vf.Mul(archsimd.LoadFloat64x4SlicePart(cs)).Add(vA.Mul(h)).Add(kg.Mul(xv))
-				c.StoreSlicePart(cs)
-				vB.Mul(c).Add(vE.Mul(h)).StoreSlicePart(hs)
-			}
-			hs, cs := part(ph, m3+n4), part(pc, m3+n4)
-			h := archsimd.LoadFloat64x4SlicePart(hs)
-			c := vf.Mul(archsimd.LoadFloat64x4SlicePart(cs)).Add(vA.Mul(h))
-			c.StoreSlicePart(cs)
-			vB.Mul(c).Add(vE.Mul(h)).Add(vD.Mul(xv)).StoreSlicePart(hs)
+		if n4 < m { // the tail first
+			traceTailAt(ph, pc, px, m, n4, vf, vA, vB, vE, vki, vkf, vkg, vD)
 		}
 		for i := 0; i < n4; i += 4 {
 			xv := ldAt(px, i)
