@@ -254,15 +254,35 @@ var kIndex = [4]float64{0, 1, 2, 3}
 func lane(q int) archsimd.Mask64x4 { return ld(&kIndex).Equal(bc(float64(q))) }
 
 // columnTraceLanes runs the four gates' weights in one pass over x (x read
-// once per quad), then the recurrent scalars and the biases as one quad each
+// once per quad), the recurrent scalars and the biases as one quad each
 // (gate order i, f, g, o in the lanes). Separate multiplies and adds in the
-// scalar order keep it bitwise equal to the scalar path.
+// scalar order keep it bitwise equal to the scalar path. The tail of m mod 4
+// inputs and the last 8 entries come before the loop (each entry's update
+// is its own, so the order is free): after it, the compiler rebroadcast the
+// scalars from their float64s, which it then kept live across the loop and
+// reloaded in every iteration with a legacy-SSE move (see doc.go).
 func columnTraceLanes(ht, ct, x []float64, f, A, B, E, D, ki, kf, kg, hp float64) {
 	m := len(x)
 	n4 := m &^ 3
 	vf, vA, vB, vE := bc(f), bc(A), bc(B), bc(E)
 	vki, vkf, vkg, vD := bc(ki), bc(kf), bc(kg), bc(D)
 	ph, pc, px := base(ht), base(ct), base(x)
+	if n4 < m {
+		traceTailAt(ph, pc, px, m, n4, vf, vA, vB, vE, vki, vkf, vkg, vD)
+	}
+	// (κ_i, κ_f, κ_g, 0) and (0, 0, 0, D), built in registers (see cellOne).
+	zero := ld(&kZero)
+	kv := vki.Merge(vkf.Merge(vkg.Merge(zero, lane(2)), lane(1)), lane(0))
+	dv := vD.Merge(zero, lane(3))
+	vh := bc(hp)
+	h := ldAt(ph, 4*m)
+	c := vf.Mul(ldAt(pc, 4*m)).Add(vA.Mul(h)).Add(kv.Mul(vh))
+	stAt(c, pc, 4*m)
+	stAt(vB.Mul(c).Add(vE.Mul(h)).Add(dv.Mul(vh)), ph, 4*m)
+	h = ldAt(ph, 4*m+4)
+	c = vf.Mul(ldAt(pc, 4*m+4)).Add(vA.Mul(h)).Add(kv)
+	stAt(c, pc, 4*m+4)
+	stAt(vB.Mul(c).Add(vE.Mul(h)).Add(dv), ph, 4*m+4)
 	for k := 0; k < n4; k += 4 {
 		xv := ldAt(px, k)
 		h := ldAt(ph, k)
@@ -282,22 +302,6 @@ func columnTraceLanes(ht, ct, x []float64, f, A, B, E, D, ki, kf, kg, hp float64
 		stAt(c, pc, 3*m+k)
 		stAt(vB.Mul(c).Add(vE.Mul(h)).Add(vD.Mul(xv)), ph, 3*m+k)
 	}
-	if n4 < m {
-		traceTailAt(ph, pc, px, m, n4, vf, vA, vB, vE, vki, vkf, vkg, vD)
-	}
-	// (κ_i, κ_f, κ_g, 0) and (0, 0, 0, D), built in registers (see cellOne).
-	zero := ld(&kZero)
-	kv := vki.Merge(vkf.Merge(vkg.Merge(zero, lane(2)), lane(1)), lane(0))
-	dv := vD.Merge(zero, lane(3))
-	vh := bc(hp)
-	h := ldAt(ph, 4*m)
-	c := vf.Mul(ldAt(pc, 4*m)).Add(vA.Mul(h)).Add(kv.Mul(vh))
-	stAt(c, pc, 4*m)
-	stAt(vB.Mul(c).Add(vE.Mul(h)).Add(dv.Mul(vh)), ph, 4*m)
-	h = ldAt(ph, 4*m+4)
-	c = vf.Mul(ldAt(pc, 4*m+4)).Add(vA.Mul(h)).Add(kv)
-	stAt(c, pc, 4*m+4)
-	stAt(vB.Mul(c).Add(vE.Mul(h)).Add(dv), ph, 4*m+4)
 }
 
 // transpose4 turns four registers of four values into four registers of

@@ -13,9 +13,12 @@
 // On some Intel CPUs a legacy-SSE instruction run while the vector
 // registers' upper halves are in use costs about a hundred cycles, and Go
 // compiles float64 scalars, and their spills, with SSE encodings: hot
-// kernels therefore broadcast their scalars from memory and keep no float64
+// kernels therefore broadcast their scalars from memory, keep no float64
 // live across a vector loop (stageTraceAt, rmsprop8FoldAt;
-// docs/performance.md, "Intel").
+// docs/performance.md, "Intel") and zero a vector with its zero value, not
+// bc(0) (XORPS). TestNoLegacySSEInVectorLoops disassembles the compiled
+// kernels with binutils' objdump and fails on a legacy-SSE instruction
+// inside a loop of 256- or 512-bit code.
 //
 // The two paths compute the same formulas. Element-wise kernels (the RMSProp
 // update, trace recurrences, axpy forms) perform the same operations in the

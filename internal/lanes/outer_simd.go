@@ -205,12 +205,13 @@ func lstmBackwardLanes(da, dh, carry, next, whh []float64, gates, tc, cp [][]flo
 		dan := da[n*4*H : (n+1)*4*H]
 		lstmDeltaAt(pda, base(dh), pk, base(gates[n]), base(tc[n]), base(cp[n]), H, n4)
 		if n4 < H {
+			clearUpper()
 			lstmDeltaScalar(dan, dh, carry, gates[n], tc[n], cp[n], n4)
 		}
 		if n < w-1 {
 			mulTAt(base(next), pw, pda, 4*H, H, n4)
 			if n4 < H {
-				acc := bc(0)
+				var acc f64x4
 				for r, dr := range dan {
 					acc = acc.Add(bc(dr).Mul(archsimd.LoadFloat64x4SlicePart(whh[r*H+n4 : (r+1)*H])))
 				}
@@ -247,7 +248,7 @@ func lstmDeltaAt(pa, ph, pk, pg, pt, pc unsafe.Pointer, H, n4 int) {
 //go:noinline
 func mulTAt(pz, pw, pd unsafe.Pointer, rows, m, n4 int) {
 	for j := 0; j < n4; j += 4 {
-		acc := bc(0)
+		var acc f64x4
 		pr := unsafe.Add(pw, 8*j)
 		for r := range rows {
 			acc = acc.Add(bc(*at(pd, r)).Mul(ldAt(pr, 0)))
