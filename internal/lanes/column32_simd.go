@@ -59,12 +59,19 @@ func preact32Cols(ps *preact32Ptrs, m, u int) {
 	px := ps.x
 	m8 := m &^ 7
 	xt := lastOctet32(px, m, m8)
-	var a [4]float32
+	// The conversions to float32 and back in lanes and the gates' bits
+	// moved as integers: scalar float64 code between the vector code is
+	// legacy SSE (doc.go). Both conversions round as the scalar ones.
+	var a [4]uint64
 	for j := range u {
-		gatePreacts32(unsafe.Add(ps.b, 4*j*size), px, xt, m, m8, float32(*at(ps.h, j))).Store(&a)
-		*at(ps.i, j), *at(ps.f, j), *at(ps.g, j), *at(ps.o, j) = float64(a[0]), float64(a[1]), float64(a[2]), float64(a[3])
+		h := bc(*at(ps.h, j)).ConvertToFloat32()
+		gatePreacts32(unsafe.Add(ps.b, 4*j*size), px, xt, m, m8, h).ConvertToFloat64().AsUint64x4().Store(&a)
+		*bitsAt(ps.i, j), *bitsAt(ps.f, j), *bitsAt(ps.g, j), *bitsAt(ps.o, j) = a[0], a[1], a[2], a[3]
 	}
 }
+
+// bitsAt is the address of p's float64 entry i read as its bits.
+func bitsAt(p unsafe.Pointer, i int) *uint64 { return (*uint64)(unsafe.Add(p, 8*i)) }
 
 // laneIndex32 holds the lane numbers.
 var laneIndex32 = [8]float32{0, 1, 2, 3, 4, 5, 6, 7}
@@ -291,7 +298,7 @@ func preact32Four(a *[4]f64x4, pb, px, ph unsafe.Pointer, m int) {
 	m8 := m &^ 7
 	xt := lastOctet32(px, m, m8)
 	for j := range 4 {
-		a[j] = gatePreacts32(unsafe.Add(pb, 4*j*size), px, xt, m, m8, float32(*at(ph, j))).ConvertToFloat64()
+		a[j] = gatePreacts32(unsafe.Add(pb, 4*j*size), px, xt, m, m8, bc(*at(ph, j)).ConvertToFloat32()).ConvertToFloat64()
 	}
 }
 
@@ -308,8 +315,8 @@ func lastOctet32(px unsafe.Pointer, m, m8 int) f32x8 {
 // gatePreacts32 returns the four gate pre-activations of the column whose
 // block starts at p, gate order in the lanes: eight partial sums per gate
 // of its rows' products with x (xt is x's last octet, lastOctet32), then
-// u_q·h + b_q.
-func gatePreacts32(p, px unsafe.Pointer, xt f32x8, m, m8 int, h float32) archsimd.Float32x4 {
+// u_q·h + b_q (h in every lane).
+func gatePreacts32(p, px unsafe.Pointer, xt f32x8, m, m8 int, h archsimd.Float32x4) archsimd.Float32x4 {
 	p1, p2, p3 := unsafe.Add(p, 4*m), unsafe.Add(p, 8*m), unsafe.Add(p, 12*m)
 	var s0, s1, s2, s3 f32x8
 	k := 0
@@ -330,7 +337,7 @@ func gatePreacts32(p, px unsafe.Pointer, xt f32x8, m, m8 int, h float32) archsim
 	dot := t.GetLo().Add(t.GetHi())
 	bq := archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(p, 4*(4*m+4))))
 	uq := archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(p, 4*4*m)))
-	return uq.MulAdd(archsimd.BroadcastFloat32x4(h), bq).Add(dot)
+	return uq.MulAdd(h, bq).Add(dot)
 }
 
 // traceScalars32Lanes is the lane path of TraceScalars32: traceScalarsLanes

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"simd/archsimd"
 	"testing"
 	"unsafe"
 
@@ -136,7 +137,7 @@ func preact32PerColumn(ai, af, ag, ao, h []float64, blocks, x []float32, m int) 
 	xt := lastOctet32(px, m, m8)
 	var a [4]float32
 	for j, hj := range h {
-		gatePreacts32(unsafe.Add(pb, 4*j*size), px, xt, m, m8, float32(hj)).Store(&a)
+		gatePreacts32(unsafe.Add(pb, 4*j*size), px, xt, m, m8, archsimd.BroadcastFloat32x4(float32(hj))).Store(&a)
 		ai[j], af[j], ag[j], ao[j] = float64(a[0]), float64(a[1]), float64(a[2]), float64(a[3])
 	}
 }

@@ -19,6 +19,9 @@ import (
 func outerSum32Lanes(g, d []float32, x [][]float32, R, m int, set bool) {
 	n8 := m &^ 7
 	pd := tbBase(d)
+	// Declared outside the loop: zeroing it in every iteration took legacy-SSE
+	// stores between the vector code (doc.go); outer32x4x8 writes it whole.
+	var last [4][8]float32
 	r := 0
 	for ; r+4 <= R; r += 4 {
 		pg := tbBase(g[r*m : (r+4)*m])
@@ -34,7 +37,6 @@ func outerSum32Lanes(g, d []float32, x [][]float32, R, m int, set bool) {
 			outer32x4x4(pg, pd, x, R, r, m, n8, set)
 			continue
 		}
-		var last [4][8]float32
 		if n8 < m && m >= 8 {
 			outer32x4x8(pg, pd, x, R, r, m, m-8, set, &last)
 		}
@@ -60,7 +62,7 @@ func outerSum32Lanes(g, d []float32, x [][]float32, R, m int, set bool) {
 		for j := 0; j < n8; j += 8 {
 			acc := tbLd(pg, j)
 			if set {
-				acc = tbBc(0)
+				acc = archsimd.Float32x8{}
 			}
 			for n, xn := range x {
 				acc = tbBc(d[n*R+r]).MulAdd(tbLd(tbBase(xn), j), acc)
@@ -73,7 +75,7 @@ func outerSum32Lanes(g, d []float32, x [][]float32, R, m int, set bool) {
 			row := g[r*m+n8 : (r+1)*m]
 			acc := archsimd.LoadFloat32x8SlicePart(row)
 			if set {
-				acc = tbBc(0)
+				acc = archsimd.Float32x8{}
 			}
 			for n := range x {
 				acc = tbBc(d[n*R+r]).MulAdd(archsimd.LoadFloat32x8SlicePart(x[n][n8:]), acc)
@@ -89,7 +91,7 @@ func outerSum32Lanes(g, d []float32, x [][]float32, R, m int, set bool) {
 //go:noinline
 func outer32x4x16(pg, pd unsafe.Pointer, x [][]float32, R, r, m, j int, set bool) {
 	p1, p2, p3 := unsafe.Add(pg, 4*m), unsafe.Add(pg, 8*m), unsafe.Add(pg, 12*m)
-	z := tbBc(0)
+	var z archsimd.Float32x8
 	a00, a01, a10, a11, a20, a21, a30, a31 := z, z, z, z, z, z, z, z
 	if !set {
 		a00, a01 = tbLd(pg, j), tbLd(pg, j+8)
@@ -126,7 +128,7 @@ func outer32x4x16(pg, pd unsafe.Pointer, x [][]float32, R, r, m, j int, set bool
 // loads and stores: each x[n] loaded once for the four rows r..r+3.
 func outer32x4Part(g, d []float32, x [][]float32, R, r, m int, set bool) {
 	g0, g1, g2, g3 := g[r*m:(r+1)*m], g[(r+1)*m:(r+2)*m], g[(r+2)*m:(r+3)*m], g[(r+3)*m:(r+4)*m]
-	a0, a1, a2, a3 := tbBc(0), tbBc(0), tbBc(0), tbBc(0)
+	var a0, a1, a2, a3 archsimd.Float32x8
 	if !set {
 		a0, a1 = archsimd.LoadFloat32x8SlicePart(g0), archsimd.LoadFloat32x8SlicePart(g1)
 		a2, a3 = archsimd.LoadFloat32x8SlicePart(g2), archsimd.LoadFloat32x8SlicePart(g3)
@@ -152,7 +154,7 @@ func outer32x4Part(g, d []float32, x [][]float32, R, r, m int, set bool) {
 //go:noinline
 func outer32x4x8(pg, pd unsafe.Pointer, x [][]float32, R, r, m, j int, set bool, last *[4][8]float32) {
 	p1, p2, p3 := unsafe.Add(pg, 4*m), unsafe.Add(pg, 8*m), unsafe.Add(pg, 12*m)
-	a0, a1, a2, a3 := tbBc(0), tbBc(0), tbBc(0), tbBc(0)
+	var a0, a1, a2, a3 archsimd.Float32x8
 	if !set {
 		a0, a1, a2, a3 = tbLd(pg, j), tbLd(p1, j), tbLd(p2, j), tbLd(p3, j)
 	}
