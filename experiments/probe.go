@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/ccn-go/ccn/env"
 	"github.com/ccn-go/ccn/env/catalog"
 )
 
@@ -22,23 +21,13 @@ func Probe(ctx context.Context, r Resolved, every int, probe func(steps int, lea
 	e := r.NewEnv()
 	defer catalog.Close(e)
 	a, learner := r.newAgent(e.ObservationSize())
-	x := make([]float64, e.ObservationSize())
-	episodic, _ := e.(env.Episodic)
-	endEpisode := func() {
-		if episodic != nil && episodic.Done() {
-			a.EndEpisode()
-		}
-	}
-	e.Next(x)
-	a.Start(x)
-	endEpisode()
+	s := newStepper(e, a)
+	s.start()
 	for steps := 1; steps <= cfg.Steps; steps++ {
 		if steps > 1 {
-			c, _ := e.Next(x)
-			if _, ok := a.Step(x, c); !ok {
+			if _, _, ok := s.step(); !ok {
 				return fmt.Errorf("experiments: probe: step %d: %w", steps, ErrDiverged)
 			}
-			endEpisode()
 		}
 		if steps%every != 0 {
 			continue

@@ -188,32 +188,21 @@ func execute(ctx context.Context, r Resolved, e env.Env, dir string, opts Option
 		curve.Write(line)
 	}
 
-	x := make([]float64, e.ObservationSize())
-	episodic, _ := e.(env.Episodic)
-	endEpisode := func() {
-		if episodic != nil && episodic.Done() {
-			agent.EndEpisode()
-		}
-	}
+	s := newStepper(e, agent)
 	// The loop on one thread, so that its thread's CPU time is the run's.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	cpu0, cpuOK := cputime.Thread()
 	start := time.Now()
-	_, ret := e.Next(x)
-	y := agent.Start(x)
-	endEpisode()
+	y, ret := s.start()
 	steps, diverged := 0, false
 	for t := 0; t < cfg.Steps; t++ {
 		if t > 0 {
-			var c float64
 			var ok bool
-			c, ret = e.Next(x)
-			if y, ok = agent.Step(x, c); !ok {
+			if y, ret, ok = s.step(); !ok {
 				diverged = true
 				break
 			}
-			endEpisode()
 		}
 		d := y - ret
 		if sq := d * d; win.fits(sq) {
