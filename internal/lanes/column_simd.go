@@ -274,15 +274,7 @@ func columnTraceLanes(ht, ct, x []float64, f, A, B, E, D, ki, kf, kg, hp float64
 	zero := ld(&kZero)
 	kv := vki.Merge(vkf.Merge(vkg.Merge(zero, lane(2)), lane(1)), lane(0))
 	dv := vD.Merge(zero, lane(3))
-	vh := bc(hp)
-	h := ldAt(ph, 4*m)
-	c := vf.Mul(ldAt(pc, 4*m)).Add(vA.Mul(h)).Add(kv.Mul(vh))
-	stAt(c, pc, 4*m)
-	stAt(vB.Mul(c).Add(vE.Mul(h)).Add(dv.Mul(vh)), ph, 4*m)
-	h = ldAt(ph, 4*m+4)
-	c = vf.Mul(ldAt(pc, 4*m+4)).Add(vA.Mul(h)).Add(kv)
-	stAt(c, pc, 4*m+4)
-	stAt(vB.Mul(c).Add(vE.Mul(h)).Add(dv), ph, 4*m+4)
+	directTermsAt(ph, pc, m, vf, vA, vB, vE, kv, dv, bc(hp))
 	for k := 0; k < n4; k += 4 {
 		xv := ldAt(px, k)
 		h := ldAt(ph, k)
@@ -464,16 +456,23 @@ func stageTraceAt(ph0, pc0, px, pf, php unsafe.Pointer, k *TraceCoef, u, m int) 
 			stAt(c, pc, m3+i)
 			stAt(vB.Mul(c).Add(vE.Mul(h)).Add(vD.Mul(xv)), ph, m3+i)
 		}
-		kv, dv, vh := ldAt(kq, 0), ldAt(kq, 4), bc(*at(php, j))
-		h := ldAt(ph, 4*m)
-		c := vf.Mul(ldAt(pc, 4*m)).Add(vA.Mul(h)).Add(kv.Mul(vh))
-		stAt(c, pc, 4*m)
-		stAt(vB.Mul(c).Add(vE.Mul(h)).Add(dv.Mul(vh)), ph, 4*m)
-		h = ldAt(ph, 4*m+4)
-		c = vf.Mul(ldAt(pc, 4*m+4)).Add(vA.Mul(h)).Add(kv)
-		stAt(c, pc, 4*m+4)
-		stAt(vB.Mul(c).Add(vE.Mul(h)).Add(dv), ph, 4*m+4)
+		directTermsAt(ph, pc, m, vf, vA, vB, vE, ldAt(kq, 0), ldAt(kq, 4), bc(*at(php, j)))
 	}
+}
+
+// directTermsAt advances the last 8 entries of one column's trace block (m
+// inputs) at ph, pc: the recurrent weights u_q, direct term hp (vh in every
+// lane), then the biases b_q, direct term 1, gate order i, f, g, o in the
+// lanes, with kv = (κ_i, κ_f, κ_g, 0) and dv = (0, 0, 0, D).
+func directTermsAt(ph, pc unsafe.Pointer, m int, vf, vA, vB, vE, kv, dv, vh f64x4) {
+	h := ldAt(ph, 4*m)
+	c := vf.Mul(ldAt(pc, 4*m)).Add(vA.Mul(h)).Add(kv.Mul(vh))
+	stAt(c, pc, 4*m)
+	stAt(vB.Mul(c).Add(vE.Mul(h)).Add(dv.Mul(vh)), ph, 4*m)
+	h = ldAt(ph, 4*m+4)
+	c = vf.Mul(ldAt(pc, 4*m+4)).Add(vA.Mul(h)).Add(kv)
+	stAt(c, pc, 4*m+4)
+	stAt(vB.Mul(c).Add(vE.Mul(h)).Add(dv), ph, 4*m+4)
 }
 
 // stageTraceFoldLanes is StageTraceFold: for m a multiple of 4 in one pass
