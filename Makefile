@@ -8,7 +8,7 @@ SCALE   ?= quick
 # lanes; `make test` checks the scalar build and `make test-simd` the lane one.
 SIMD    := GOEXPERIMENT=simd
 
-.PHONY: help build pgo test test-full test-race staticcheck cross test-simd test-long verify bench test-learning clean plots
+.PHONY: help build pgo test test-full test-race staticcheck cross test-simd check-machine-code test-long verify bench test-learning clean plots
 
 help:
 	@echo "make build          build bin/ccn (with the CPU profile cmd/ccn/default.pgo)"
@@ -19,6 +19,7 @@ help:
 	@echo "make staticcheck    staticcheck ./... in the scalar and the GOEXPERIMENT=simd build"
 	@echo "make cross          go vet ./... (tests included) for windows/amd64, darwin/arm64 and linux/arm64: the scalar build elsewhere"
 	@echo "make test-simd      the short tier in the GOEXPERIMENT=simd build (lane kernels, lane-against-scalar twins)"
+	@echo "make check-machine-code  bin/ccn as built (PGO): no legacy-SSE instruction run with vector upper halves in use (objdump)"
 	@echo "make test-long      the reference on long trajectories unrolled into single graphs (minutes)"
 	@echo "make verify         ccn verify: every engine against the Gorgonia reference, as a table"
 	@echo "make bench          benchmarks of every hot path (ns/step, allocations)"
@@ -71,6 +72,11 @@ test-long:
 test-simd:
 	$(SIMD) $(GO) vet ./...
 	$(SIMD) $(GO) test -short -timeout 20m -json ./... | $(SIMD) $(GO) run ./internal/testreport
+
+# test-simd checks the lane package's test binary; this checks the binary the
+# runs use, whose profile-guided inlining differs (internal/lanes/doc.go).
+check-machine-code: build
+	LANES_CHECK_BINARY=$(CURDIR)/$(BIN) $(SIMD) $(GO) test -count=1 -run 'TestNoLegacySSEWithUpperHalvesInUse$$' ./internal/lanes
 
 verify: build
 	./$(BIN) verify

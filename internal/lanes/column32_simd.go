@@ -68,6 +68,7 @@ func preact32Cols(ps *preact32Ptrs, m, u int) {
 		gatePreacts32(unsafe.Add(ps.b, 4*j*size), px, xt, m, m8, h).ConvertToFloat64().AsUint64x4().Store(&a)
 		*bitsAt(ps.i, j), *bitsAt(ps.f, j), *bitsAt(ps.g, j), *bitsAt(ps.o, j) = a[0], a[1], a[2], a[3]
 	}
+	clearUpper()
 }
 
 // bitsAt is the address of p's float64 entry i read as its bits.
@@ -134,6 +135,7 @@ func column32At(ph, pc, pz, px unsafe.Pointer, m int, s *colScalars32, add bool)
 	hn := vB.MulAdd(cn, vE.MulAdd(h, kh))
 	st32At(hn, ph, i)
 	st32At(fold32(hn, ld32At(pz, i), bc32(s.d), bc32(s.c), add), pz, i)
+	clearUpper()
 }
 
 // rows32 advances the octets k = from, from+8, ... < to of the four rows
@@ -300,6 +302,7 @@ func preact32Four(a *[4]f64x4, pb, px, ph unsafe.Pointer, m int) {
 	for j := range 4 {
 		a[j] = gatePreacts32(unsafe.Add(pb, 4*j*size), px, xt, m, m8, bc(*at(ph, j)).ConvertToFloat32()).ConvertToFloat64()
 	}
+	clearUpper()
 }
 
 // lastOctet32 returns the octet of x at m8 = m &^ 7 with its lanes from m

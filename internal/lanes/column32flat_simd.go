@@ -143,6 +143,7 @@ func column32FlatAt(ph, pc, pz, pk unsafe.Pointer, s *flatScalars32) {
 	hn := vB.MulAdd(cn, vE.MulAdd(h, kd.Permute(g).Mul(xv)))
 	st32At(hn, ph, n)
 	st32At(vd.MulAdd(ld32At(pz, n), vc.Mul(hn)), pz, n)
+	clearUpper()
 }
 
 // column32FlatSetAt is column32FlatAt with z set to c·h', not folded: one column's block at ph, pc, pz, its
@@ -194,4 +195,5 @@ func column32FlatSetAt(ph, pc, pz, pk unsafe.Pointer, s *flatScalars32) {
 	hn := vB.MulAdd(cn, vE.MulAdd(h, kd.Permute(g).Mul(xv)))
 	st32At(hn, ph, n)
 	st32At(vc.Mul(hn), pz, n)
+	clearUpper()
 }

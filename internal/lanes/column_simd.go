@@ -9,9 +9,9 @@ import (
 
 // preactLanes: each column's pre-activations (preactOne) stored per gate.
 func preactLanes(ai, af, ag, ao, h, blocks, x []float64) {
-	for j, hj := range h {
+	for j := range h {
 		var a [4]float64
-		preactOne(blocks, x, j, hj).Store(&a)
+		preactOne(blocks, x, j, base(h)).Store(&a)
 		clearUpper() // the scalar copies below are SSE-encoded (see doc.go)
 		ai[j], af[j], ag[j], ao[j] = a[0], a[1], a[2], a[3]
 	}
@@ -86,7 +86,7 @@ func cellOne(ai, af, ag, ao, cp, c, tc, h []float64) {
 	// Built in registers: four scalar stores read back as one vector would
 	// wait for the stores to retire (no store-to-load forwarding).
 	a := bc(ai[0]).Merge(bc(af[0]).Merge(bc(ag[0]).Merge(bc(ao[0]), lane(2)), lane(1)), lane(0))
-	activateOne(a, cp[0], ai, af, ag, ao, c, tc, h)
+	activateOne(a, cp, ai, af, ag, ao, c, tc, h)
 }
 
 // stageLanes is Stage: one column's pre-activations go from the dot
@@ -100,7 +100,7 @@ func cellOne(ai, af, ag, ao, cp, c, tc, h []float64) {
 func stageLanes(ai, af, ag, ao, hp, cp, c, tc, h, blocks, x []float64) {
 	u := len(hp)
 	if u == 1 {
-		activateOne(preactOne(blocks, x, 0, hp[0]), cp[0], ai, af, ag, ao, c, tc, h)
+		activateOne(preactOne(blocks, x, 0, base(hp)), cp, ai, af, ag, ao, c, tc, h)
 		return
 	}
 	if u%4 != 0 {
@@ -194,8 +194,9 @@ func preact4(blocks, x, hp []float64, j int) (ai, af, ag, ao f64x4) {
 	if m%4 == 0 {
 		return preact4At(unsafe.Add(base(blocks), 8*j*(4*m+8)), base(x), unsafe.Add(base(hp), 8*j), m)
 	}
-	return transpose4(preactOne(blocks, x, j, hp[j]), preactOne(blocks, x, j+1, hp[j+1]),
-		preactOne(blocks, x, j+2, hp[j+2]), preactOne(blocks, x, j+3, hp[j+3]))
+	ph := base(hp)
+	return transpose4(preactOne(blocks, x, j, ph), preactOne(blocks, x, j+1, ph),
+		preactOne(blocks, x, j+2, ph), preactOne(blocks, x, j+3, ph))
 }
 
 // preact4At is preact4 for four blocks at p (m a multiple of 4), with the
@@ -227,37 +228,55 @@ func preact4At(p, px, php unsafe.Pointer, m int) (ai, af, ag, ao f64x4) {
 }
 
 // preactOne is column j's pre-activations b + u·h + W·x, gate order i, f,
-// g, o in the lanes.
-func preactOne(blocks, x []float64, j int, hj float64) f64x4 {
+// g, o in the lanes, h = ph[j]. The hidden state is read from memory into
+// a broadcast after the dot products: a float64 held across their call was
+// spilled and reloaded with legacy-SSE moves (doc.go).
+func preactOne(blocks, x []float64, j int, ph unsafe.Pointer) f64x4 {
 	m := len(x)
 	size := 4*m + 8
 	blk := blocks[j*size : (j+1)*size]
 	p := base(blk)
-	return ldAt(p, 4*m+4).Add(ldAt(p, 4*m).Mul(bc(hj))).Add(dot4(blk[:4*m], x))
+	d := dot4(blk[:4*m], x)
+	return ldAt(p, 4*m+4).Add(ldAt(p, 4*m).Mul(bc(*at(ph, j)))).Add(d)
 }
 
 // activateOne finishes Cell for one column from its pre-activations a (gate
-// order i, f, g, o) and previous cell state cp.
-func activateOne(a f64x4, cp float64, ai, af, ag, ao, c, tc, h []float64) {
-	var gt, t [4]float64
-	gates4(a).Store(&gt)
-	i, f, g, o := gt[0], gt[1], gt[2], gt[3]
-	cn := f*cp + i*g
-	tanh4(bc(cn)).Store(&t)
-	ai[0], af[0], ag[0], ao[0] = i, f, g, o
-	c[0], tc[0], h[0] = cn, t[0], o*t[0]
+// order i, f, g, o) and previous cell state cp[0], all in lanes: each gate
+// broadcast, c = f·cp + i·g and h = o·tanh(c) computed in every lane (the
+// scalar path's operations), each result stored from its first lane. In
+// scalar float64 code, the gates' spills cost a quarter of a Constructive
+// step in legacy-SSE moves run between the vector code (doc.go).
+func activateOne(a f64x4, cp, ai, af, ag, ao, c, tc, h []float64) {
+	gt := gates4(a)
+	lo, hi := gt.Select128FromPair(0, 0, gt), gt.Select128FromPair(1, 1, gt) // (i f i f), (g o g o)
+	i, f := lo.SelectFromPairGrouped(0, 0, lo), lo.SelectFromPairGrouped(1, 1, lo)
+	g, o := hi.SelectFromPairGrouped(0, 0, hi), hi.SelectFromPairGrouped(1, 1, hi)
+	cn := f.Mul(bc(cp[0])).Add(i.Mul(g))
+	t := tanh4(cn)
+	i.StoreSlicePart(ai[:1])
+	f.StoreSlicePart(af[:1])
+	g.StoreSlicePart(ag[:1])
+	o.StoreSlicePart(ao[:1])
+	cn.StoreSlicePart(c[:1])
+	t.StoreSlicePart(tc[:1])
+	o.Mul(t).StoreSlicePart(h[:1])
 }
 
-// kIndex holds the lane numbers; lane(q) is the mask of lane q.
-var kIndex = [4]float64{0, 1, 2, 3}
+// kIndex holds the lane numbers and kLane each lane number in every lane;
+// lane(q) is the mask of lane q. (From memory: bc(0) is a legacy-SSE XORPS,
+// see doc.go.)
+var (
+	kIndex = [4]float64{0, 1, 2, 3}
+	kLane  = [4][4]float64{{0, 0, 0, 0}, {1, 1, 1, 1}, {2, 2, 2, 2}, {3, 3, 3, 3}}
+)
 
-func lane(q int) archsimd.Mask64x4 { return ld(&kIndex).Equal(bc(float64(q))) }
+func lane(q int) archsimd.Mask64x4 { return ld(&kIndex).Equal(ld(&kLane[q])) }
 
 // columnTraceLanes runs the four gates' weights in one pass over x (x read
 // once per quad), the recurrent scalars and the biases as one quad each
 // (gate order i, f, g, o in the lanes). Separate multiplies and adds in the
-// scalar order keep it bitwise equal to the scalar path. The tail of m mod 4
-// inputs and the last 8 entries come before the loop (each entry's update
+// scalar order keep it bitwise equal to the scalar path. The last 8 entries
+// and the tail of m mod 4 inputs come before the loop (each entry's update
 // is its own, so the order is free): after it, the compiler rebroadcast the
 // scalars from their float64s, which it then kept live across the loop and
 // reloaded in every iteration with a legacy-SSE move (see doc.go).
@@ -267,14 +286,16 @@ func columnTraceLanes(ht, ct, x []float64, f, A, B, E, D, ki, kf, kg, hp float64
 	vf, vA, vB, vE := bc(f), bc(A), bc(B), bc(E)
 	vki, vkf, vkg, vD := bc(ki), bc(kf), bc(kg), bc(D)
 	ph, pc, px := base(ht), base(ct), base(x)
-	if n4 < m {
-		traceTailAt(ph, pc, px, m, n4, vf, vA, vB, vE, vki, vkf, vkg, vD)
-	}
-	// (κ_i, κ_f, κ_g, 0) and (0, 0, 0, D), built in registers (see cellOne).
+	// (κ_i, κ_f, κ_g, 0) and (0, 0, 0, D), built in registers (see cellOne);
+	// these 8 entries first, so that hp is not held (as a float64) across
+	// traceTailAt's call.
 	zero := ld(&kZero)
 	kv := vki.Merge(vkf.Merge(vkg.Merge(zero, lane(2)), lane(1)), lane(0))
 	dv := vD.Merge(zero, lane(3))
 	directTermsAt(ph, pc, m, vf, vA, vB, vE, kv, dv, bc(hp))
+	if n4 < m {
+		traceTailAt(ph, pc, px, m, n4, vf, vA, vB, vE, vki, vkf, vkg, vD)
+	}
 	for k := 0; k < n4; k += 4 {
 		xv := ldAt(px, k)
 		h := ldAt(ph, k)
@@ -458,6 +479,7 @@ func stageTraceAt(ph0, pc0, px, pf, php unsafe.Pointer, k *TraceCoef, u, m int) 
 		}
 		directTermsAt(ph, pc, m, vf, vA, vB, vE, ldAt(kq, 0), ldAt(kq, 4), bc(*at(php, j)))
 	}
+	clearUpper()
 }
 
 // directTermsAt advances the last 8 entries of one column's trace block (m
@@ -559,4 +581,5 @@ func stageTraceFoldAt(ph0, pc0, px, pf, php unsafe.Pointer, k *TraceCoef, u, m i
 		stAt(hn, ph, 4*m+4)
 		foldQuad(hn, vc, vd, pz, 4*m+4, add)
 	}
+	clearUpper()
 }

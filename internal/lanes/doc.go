@@ -15,10 +15,15 @@
 // compiles float64 scalars, and their spills, with SSE encodings: hot
 // kernels therefore broadcast their scalars from memory, keep no float64
 // live across a vector loop (stageTraceAt, rmsprop8FoldAt;
-// docs/performance.md, "Intel") and zero a vector with its zero value, not
-// bc(0) (XORPS). TestNoLegacySSEInVectorLoops disassembles the compiled
-// kernels with binutils' objdump and fails on a legacy-SSE instruction
-// inside a loop of 256- or 512-bit code.
+// docs/performance.md, "Intel"), zero a vector with its zero value, not
+// bc(0) (XORPS), do their tails in lanes loaded and stored in part or after
+// clearUpper (VZEROUPPER), and every kernel of its own (go:noinline) that
+// returns no vector ends with clearUpper: its caller reloads its float64
+// arguments after the call with legacy-SSE moves. The test
+// TestNoLegacySSEWithUpperHalvesInUse disassembles the package's test
+// binary with binutils' objdump, follows each function's control flow, and
+// fails on a legacy-SSE instruction that can run with the upper halves in
+// use; make check-machine-code runs it on bin/ccn as built.
 //
 // The two paths compute the same formulas. Element-wise kernels (the RMSProp
 // update, trace recurrences, axpy forms) perform the same operations in the

@@ -51,6 +51,7 @@ func scaleAddAt(pz, pt unsafe.Pointer, n int, d, c float64) {
 	for k := 0; k < n; k += 4 {
 		stAt(vd.Mul(ldAt(pz, k)).Add(vc.Mul(ldAt(pt, k))), pz, k)
 	}
+	clearUpper()
 }
 
 func addScaledLanes(z []float64, c float64, t []float64) {
@@ -60,9 +61,11 @@ func addScaledLanes(z []float64, c float64, t []float64) {
 	for k := range zq {
 		load(&zq[k]).Add(vc.Mul(load(&tq[k]))).Store(&zq[k])
 	}
-	n := 4 * len(zq)
-	for i := n; i < len(z); i++ {
-		z[i] += c * t[i]
+	// The tail in lanes loaded and stored in part: in scalar code, the spill
+	// of c around a VZEROUPPER was itself a legacy-SSE move (doc.go).
+	if n := 4 * len(zq); n < len(z) {
+		zt := archsimd.LoadFloat64x4SlicePart(z[n:])
+		zt.Add(vc.Mul(archsimd.LoadFloat64x4SlicePart(t[n:len(z)]))).StoreSlicePart(z[n:])
 	}
 }
 
@@ -85,6 +88,7 @@ func scaleAt(pz, pt unsafe.Pointer, n int, c float64) {
 	for k := 0; k < n; k += 4 {
 		stAt(vc.Mul(ldAt(pt, k)).Add(zero), pz, k)
 	}
+	clearUpper()
 }
 
 // scaleAddBlocksLanes is ScaleAddBlocks with blocks of n entries: one loop
@@ -127,6 +131,7 @@ func scaleAddBlocksAt(pz, pt, pc unsafe.Pointer, nb, n int, d float64) {
 			z, t = unsafe.Add(z, 64), unsafe.Add(t, 64)
 		}
 	}
+	clearUpper()
 }
 
 // scaleBlocksLanes is ScaleBlocks, organized as scaleAddBlocksLanes.
@@ -165,4 +170,5 @@ func scaleBlocksAt(pz, pt, pc unsafe.Pointer, nb, n int) {
 			z, t = unsafe.Add(z, 64), unsafe.Add(t, 64)
 		}
 	}
+	clearUpper()
 }

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,15 +18,19 @@ import (
 )
 
 // The check of the compiled kernels that doc.go asks for: no legacy-SSE
-// instruction inside a loop that also runs 256- or 512-bit instructions
-// (and no VZEROUPPER). Go encodes float64 scalars, their spills and the
-// zeroing of a vector from a float64 constant (bc(0): XORPS) with legacy
-// SSE; run with the vector registers' upper halves in use, each such
-// instruction cost about a hundred cycles on an Intel Xeon (docs/performance.md,
-// "Intel"). The test disassembles its own binary with binutils' objdump
-// (Go's objdump does not decode VEX or EVEX).
+// instruction may run while the vector registers' upper halves are in use.
+// Go encodes float64 scalars, their spills and reloads, the zeroing of a
+// vector from a float64 constant (bc(0): XORPS) and of stack memory (MOVUPS
+// X15) with legacy SSE; on an Intel Xeon each such instruction run with the
+// upper halves in use cost about a hundred cycles (docs/performance.md,
+// "Intel"). The test disassembles a binary with binutils' objdump (Go's
+// objdump does not decode VEX or EVEX) and follows each function's control
+// flow from its entry (upper halves clear): a 256- or 512-bit instruction
+// sets them, VZEROUPPER clears them, and a call sets them when its callee
+// can return with them set.
 
-// sseFinding is one legacy-SSE instruction inside a vector loop.
+// sseFinding is one legacy-SSE instruction that can run with the upper
+// halves in use.
 type sseFinding struct {
 	function, instruction string
 }
@@ -40,7 +45,8 @@ type objdumpFunction struct {
 
 var (
 	objdumpHeader = regexp.MustCompile(`^([0-9a-f]+) <(.*)>:$`)
-	objdumpJump   = regexp.MustCompile(`^j[a-z]+\s+([0-9a-f]+)\b`)
+	objdumpJump   = regexp.MustCompile(`^(j[a-z]+)\s+([0-9a-f]+)\b`)
+	objdumpCall   = regexp.MustCompile(`^call\s+[0-9a-f]+ <([^>+]*)>`)
 )
 
 // parseObjdump reads the functions of `objdump -d --no-show-raw-insn`
@@ -77,49 +83,117 @@ func parseObjdump(out []byte, prefix string) []objdumpFunction {
 	return fns
 }
 
-// legacySSEInVectorLoops returns the legacy-SSE instructions (an xmm
-// operand, a mnemonic without the VEX/EVEX "v") that lie inside a loop of
-// fn whose body also has a ymm or zmm operand and no VZEROUPPER. A loop is
-// the range from a backward jump's target to the jump; the jump back to the
-// function's first instruction (after growing the stack) is no loop.
-func legacySSEInVectorLoops(fn objdumpFunction) []sseFinding {
-	seen := make(map[int]bool)
-	var out []sseFinding
-	for i, text := range fn.text {
-		m := objdumpJump.FindStringSubmatch(text)
-		if m == nil {
-			continue
+func wideVector(ins string) bool {
+	return strings.Contains(ins, "%ymm") || strings.Contains(ins, "%zmm")
+}
+
+func legacySSE(ins string) bool { return strings.Contains(ins, "%xmm") && !strings.HasPrefix(ins, "v") }
+
+// upperFlow follows fn's control flow from its entry with the upper halves
+// clear and returns the legacy-SSE instructions reached with them in use,
+// and whether a return can be reached with them in use. dirtyCallee says
+// whether a called function can return with them in use.
+func upperFlow(fn objdumpFunction, dirtyCallee func(name string) bool) (findings []sseFinding, returnsDirty bool) {
+	n := len(fn.text)
+	if n == 0 {
+		return nil, false
+	}
+	index := make(map[uint64]int, n)
+	for i, a := range fn.addrs {
+		index[a] = i
+	}
+	// after is the state after instruction i given the state before it.
+	after := func(i int, dirty bool) bool {
+		t := fn.text[i]
+		switch {
+		case strings.HasPrefix(t, "vzeroupper"):
+			return false
+		case wideVector(t):
+			return true
 		}
-		target, err := strconv.ParseUint(m[1], 16, 64)
-		if err != nil || target > fn.addrs[i] || target == fn.addrs[0] {
-			continue
+		if m := objdumpCall.FindStringSubmatch(t); m != nil {
+			return dirtyCallee(m[1])
 		}
-		start := i
-		for start > 0 && fn.addrs[start-1] >= target {
-			start--
+		return dirty
+	}
+	successors := func(i int) []int {
+		t := fn.text[i]
+		if strings.HasPrefix(t, "ret") || strings.HasPrefix(t, "int3") || strings.HasPrefix(t, "ud2") {
+			return nil
 		}
-		body := fn.text[start : i+1]
-		vector, cleared := false, false
-		for _, t := range body {
-			vector = vector || strings.Contains(t, "%ymm") || strings.Contains(t, "%zmm")
-			cleared = cleared || strings.HasPrefix(t, "vzeroupper")
-		}
-		if !vector || cleared {
-			continue
-		}
-		for k, t := range body {
-			if strings.Contains(t, "%xmm") && !strings.HasPrefix(t, "v") && !seen[start+k] {
-				seen[start+k] = true
-				out = append(out, sseFinding{fn.name, t})
+		if m := objdumpJump.FindStringSubmatch(t); m != nil {
+			var s []int
+			if target, err := strconv.ParseUint(m[2], 16, 64); err == nil {
+				if k, ok := index[target]; ok {
+					s = append(s, k)
+				}
 			}
+			if m[1] != "jmp" && i+1 < n {
+				s = append(s, i+1)
+			}
+			return s
+		}
+		if strings.HasPrefix(t, "jmp") { // indirect or out of the function
+			return nil
+		}
+		if i+1 < n {
+			return []int{i + 1}
+		}
+		return nil
+	}
+	reached, dirtyIn := make([]bool, n), make([]bool, n)
+	reached[0] = true
+	work := []int{0}
+	for len(work) > 0 {
+		i := work[len(work)-1]
+		work = work[:len(work)-1]
+		out := after(i, dirtyIn[i])
+		for _, s := range successors(i) {
+			if !reached[s] || (out && !dirtyIn[s]) {
+				reached[s], dirtyIn[s] = true, dirtyIn[s] || out
+				work = append(work, s)
+			}
+		}
+	}
+	for i, t := range fn.text {
+		if !reached[i] || !dirtyIn[i] {
+			continue
+		}
+		if legacySSE(t) {
+			findings = append(findings, sseFinding{fn.name, t})
+		}
+		if strings.HasPrefix(t, "ret") {
+			returnsDirty = true
+		}
+	}
+	return findings, returnsDirty
+}
+
+// upperFindings runs upperFlow over every function, the callees' states
+// settled first (iterated until no function changes).
+func upperFindings(fns []objdumpFunction) map[string][]sseFinding {
+	dirty := make(map[string]bool)
+	callee := func(name string) bool { return dirty[name] }
+	for changed := true; changed; {
+		changed = false
+		for _, fn := range fns {
+			if _, d := upperFlow(fn, callee); d && !dirty[fn.name] {
+				dirty[fn.name], changed = true, true
+			}
+		}
+	}
+	out := make(map[string][]sseFinding)
+	for _, fn := range fns {
+		if f, _ := upperFlow(fn, callee); len(f) > 0 {
+			out[fn.name] = f
 		}
 	}
 	return out
 }
 
-// sseInLoopFixture is the mistake the check exists for (mulTAt before it
-// was fixed): a vector zeroed from a float64 constant in every iteration
-// of a loop around vector code, which Go compiles to a legacy-SSE XORPS.
+// sseInLoopFixture is the first mistake the check found (mulTAt): a vector
+// zeroed from a float64 constant in every iteration of a loop around vector
+// code, which Go compiles to a legacy-SSE XORPS.
 //
 //go:noinline
 func sseInLoopFixture(pz, pw unsafe.Pointer, rows, n4 int) {
@@ -132,10 +206,39 @@ func sseInLoopFixture(pz, pw unsafe.Pointer, rows, n4 int) {
 	}
 }
 
-// testReferences are kernels of the package's tests, written plainly as
-// references for the fast ones (preact32PerColumn: scalar conversions
-// between its vector calls); they are outside the check.
-var testReferences = map[string]bool{"preact32PerColumn": true}
+// dirtyReturnFixture returns with the upper halves in use, as every lane
+// kernel did (normalizeAt, rmspropAt, ...); reloadAfterCallFixture then
+// reloads its float64 argument after the call with a legacy-SSE move, as
+// their callers did.
+//
+//go:noinline
+func dirtyReturnFixture(p unsafe.Pointer) { stAt(ldAt(p, 0).Add(ldAt(p, 4)), p, 0) }
+
+//go:noinline
+func reloadAfterCallFixture(p unsafe.Pointer, x float64) float64 {
+	dirtyReturnFixture(p)
+	return x * x
+}
+
+var fixtures = map[string]bool{"sseInLoopFixture": true, "dirtyReturnFixture": true, "reloadAfterCallFixture": true}
+
+// float32Kernels are the opt-in float32 engine's functions that still run
+// legacy-SSE conversions and spills with the upper halves in use (some
+// measured: preact32Cols' and outerSum32Lanes' loops, docs/performance.md);
+// not yet rewritten, they are outside the check. testReferences are
+// kernels of the package's tests, plain references for the fast ones.
+var (
+	float32Kernels = map[string]bool{
+		"Input32": true, "StageTraceFold32": true, "stageTraceFold32Lanes": true, "stageTraceFold32Flat": true,
+		"preact32Cols": true, "preact32Four": true, "RMSPropHead32": true, "rmsprop32PartLanes": true,
+		"Dot4x32": true, "LSTMBackward32": true, "SumWindow32": true, "outer32Set16x4": true,
+		"dot4x32Quads": true, "column32At": true, "stage32Four": true, "TraceScalars32": true,
+		"Normalize32": true, "Preact32": true, "Stage32": true, "Cell32": true, "RMSPropFold32": true,
+		"RMSProp32": true, "LSTMGates32": true, "LSTMTanh32": true, "AddMulT32": true, "OuterSet32": true,
+		"lstmBackward32H4": true, "rmsprop32HeadLanes": true, "sumWindow32Lanes": true,
+	}
+	testReferences = map[string]bool{"preact32PerColumn": true}
+)
 
 // testFunction reports whether name (without its package) is a test's,
 // benchmark's, example's or fuzz target's, or a closure of one.
@@ -148,21 +251,27 @@ func testFunction(name string) bool {
 	return false
 }
 
-func TestNoLegacySSEInVectorLoops(t *testing.T) {
+// TestNoLegacySSEWithUpperHalvesInUse checks the package's test binary
+// (built without the PGO profile) or, with LANES_CHECK_BINARY set, that
+// binary (make check-machine-code: bin/ccn as built).
+func TestNoLegacySSEWithUpperHalvesInUse(t *testing.T) {
 	objdump, err := exec.LookPath("objdump")
 	if err != nil {
 		t.Skip("binutils' objdump is not installed (.ci/run installs it)")
 	}
-	gotool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command to build a binary with symbols")
-	}
-	// go test strips its binaries' symbols; go test -c keeps them.
-	exe := filepath.Join(t.TempDir(), "lanes.test")
-	build := exec.Command(gotool, "test", "-c", "-o", exe, ".")
-	build.Env = append(os.Environ(), "GOEXPERIMENT=simd")
-	if msg, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go test -c: %v\n%s", err, msg)
+	exe := os.Getenv("LANES_CHECK_BINARY")
+	if exe == "" {
+		gotool, err := exec.LookPath("go")
+		if err != nil {
+			t.Skip("no go command to build a binary with symbols")
+		}
+		// go test strips its binaries' symbols; go test -c keeps them.
+		exe = filepath.Join(t.TempDir(), "lanes.test")
+		build := exec.Command(gotool, "test", "-c", "-o", exe, ".")
+		build.Env = append(os.Environ(), "GOEXPERIMENT=simd")
+		if msg, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("go test -c: %v\n%s", err, msg)
+		}
 	}
 	out, err := exec.Command(objdump, "-d", "--no-show-raw-insn", exe).Output()
 	if err != nil {
@@ -170,33 +279,49 @@ func TestNoLegacySSEInVectorLoops(t *testing.T) {
 	}
 	var z, w [8]float64
 	sseInLoopFixture(unsafe.Pointer(&z), unsafe.Pointer(&w), 2, 8) // referenced, so linked into the binary
+	reloadAfterCallFixture(unsafe.Pointer(&z), 2)
 	const pkg = "github.com/ccn-go/ccn/internal/lanes."
 	fns := parseObjdump(out, "github.com/ccn-go/ccn/")
 	if len(fns) < 50 {
 		t.Fatalf("objdump listed %d functions of the module; the parser reads nothing", len(fns))
 	}
-	fixtureFound := false
-	for _, fn := range fns {
-		short := strings.TrimPrefix(fn.name, pkg)
-		findings := legacySSEInVectorLoops(fn)
-		if short == "sseInLoopFixture" {
-			fixtureFound = len(findings) > 0
+	findings := upperFindings(fns)
+	var names []string
+	for name := range findings {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	caught := map[string]bool{}
+	for _, name := range names {
+		short := strings.TrimPrefix(name, pkg)
+		if i := strings.LastIndex(short, "/"); i >= 0 { // another package: forward.(*NetworkOf[...]).Step
+			short = short[i+1:]
+		}
+		switch {
+		case fixtures[short]:
+			caught[short] = true
+			continue
+		case float32Kernels[short] || testReferences[short] || testFunction(short) || strings.Contains(short, "go.shape.float32"):
 			continue
 		}
-		if testReferences[short] || testFunction(short) {
-			continue
-		}
-		for _, f := range findings {
-			t.Errorf("%s: legacy-SSE %q inside a loop of vector code", f.function, f.instruction)
+		for _, f := range findings[name] {
+			t.Errorf("%s: legacy-SSE %q can run with the vector registers' upper halves in use", f.function, f.instruction)
 		}
 	}
-	if !fixtureFound {
-		t.Error("the check missed the XORPS in sseInLoopFixture's loop: it would miss the mistake it is for")
+	if os.Getenv("LANES_CHECK_BINARY") == "" {
+		for _, f := range []string{"sseInLoopFixture", "reloadAfterCallFixture"} {
+			if !caught[f] {
+				t.Errorf("the check missed the legacy-SSE instruction of %s: it would miss the mistake it is for", f)
+			}
+		}
+		if caught["dirtyReturnFixture"] {
+			t.Error("the check flagged dirtyReturnFixture, which has no legacy-SSE instruction")
+		}
 	}
 }
 
-func TestLegacySSEInVectorLoopsTable(t *testing.T) {
-	// Hand-written listings: addresses, then instructions.
+func TestUpperFlowTable(t *testing.T) {
+	// Hand-written listings: addresses 0x100, 0x104, ...
 	fn := func(lines ...string) objdumpFunction {
 		var f objdumpFunction
 		for i, l := range lines {
@@ -205,21 +330,30 @@ func TestLegacySSEInVectorLoopsTable(t *testing.T) {
 		}
 		return f
 	}
+	noCallee := func(string) bool { return false }
+	dirtyCallee := func(name string) bool { return name == "dirty" }
 	for _, c := range []struct {
-		name string
-		fn   objdumpFunction
-		want int
+		name       string
+		fn         objdumpFunction
+		callee     func(string) bool
+		want       int
+		wantReturn bool
 	}{
-		{"sse in a vector loop", fn("xor %edx,%edx", "xorps %xmm0,%xmm0", "vaddpd %ymm1,%ymm0,%ymm0", "jg 104"), 1},
-		{"sse before the loop", fn("subsd %xmm2,%xmm4", "vaddpd %ymm1,%ymm0,%ymm0", "jg 104"), 0},
-		{"vzeroupper in the loop", fn("nop", "vaddpd %ymm1,%ymm0,%ymm0", "vzeroupper", "movsd %xmm0,(%rax)", "jg 104"), 0},
-		{"scalar loop", fn("nop", "movsd (%rax),%xmm0", "mulsd %xmm1,%xmm0", "jg 104"), 0},
-		{"jump back to the entry", fn("movups %xmm15,(%rsp)", "vaddpd %ymm1,%ymm0,%ymm0", "jmp 100"), 0},
-		{"zmm loop", fn("nop", "vaddpd %zmm1,%zmm0,%zmm0", "movsd (%rax),%xmm0", "jne 104"), 1},
+		{"sse in a vector loop", fn("xor %edx,%edx", "xorps %xmm0,%xmm0", "vaddpd %ymm1,%ymm0,%ymm0", "jg 104", "ret"), noCallee, 1, true},
+		{"sse before the vector code", fn("subsd %xmm2,%xmm4", "vaddpd %ymm1,%ymm0,%ymm0", "vzeroupper", "ret"), noCallee, 0, false},
+		{"sse after vzeroupper", fn("vaddpd %ymm1,%ymm0,%ymm0", "vzeroupper", "movsd %xmm0,(%rax)", "ret"), noCallee, 0, false},
+		{"sse after the vector code", fn("vaddpd %ymm1,%ymm0,%ymm0", "movsd %xmm0,(%rax)", "ret"), noCallee, 1, true},
+		{"scalar code only", fn("movsd (%rax),%xmm0", "mulsd %xmm1,%xmm0", "jg 100", "ret"), noCallee, 0, false},
+		{"zmm", fn("vaddpd %zmm1,%zmm0,%zmm0", "movsd (%rax),%xmm0", "ret"), noCallee, 1, true},
+		{"a branch around the vector code", fn("je 10c", "vaddpd %ymm1,%ymm0,%ymm0", "vzeroupper", "movsd (%rax),%xmm0", "ret"), noCallee, 0, false},
+		{"a jump past vzeroupper", fn("vaddpd %ymm1,%ymm0,%ymm0", "jne 10c", "vzeroupper", "movsd (%rax),%xmm0", "ret"), noCallee, 1, true},
+		{"after a dirty callee", fn("call 200 <dirty>", "movsd 0x8(%rsp),%xmm0", "ret"), dirtyCallee, 1, true},
+		{"after a clean callee", fn("call 200 <clean>", "movsd 0x8(%rsp),%xmm0", "ret"), dirtyCallee, 0, false},
 	} {
 		c.fn.name = c.name
-		if got := legacySSEInVectorLoops(c.fn); len(got) != c.want {
-			t.Errorf("%s: %d findings %v, want %d", c.name, len(got), got, c.want)
+		got, ret := upperFlow(c.fn, c.callee)
+		if len(got) != c.want || ret != c.wantReturn {
+			t.Errorf("%s: %d findings %v, returns dirty %v; want %d, %v", c.name, len(got), got, ret, c.want, c.wantReturn)
 		}
 	}
 	dump := fmt.Sprintf("%x <%s>:\n  %x:\tvaddpd %%ymm1,%%ymm0,%%ymm0\n  %x:\tjg     %x <x+0x4>\n%x <other>:\n  %x:\tnop\n",
@@ -227,5 +361,13 @@ func TestLegacySSEInVectorLoopsTable(t *testing.T) {
 	fns := parseObjdump([]byte(dump), "github.com/ccn-go/ccn/")
 	if len(fns) != 1 || len(fns[0].text) != 2 || fns[0].addrs[1] != 0x204 || fns[0].text[1] != "jg     200 <x+0x4>" {
 		t.Errorf("parseObjdump = %+v", fns)
+	}
+	// Through calls: a callee that returns dirty makes its caller's reload a finding.
+	two := []objdumpFunction{
+		{name: "dirty", addrs: []uint64{0x200, 0x204}, text: []string{"vaddpd %ymm1,%ymm0,%ymm0", "ret"}},
+		{name: "caller", addrs: []uint64{0x300, 0x304, 0x308}, text: []string{"call 200 <dirty>", "movsd 0x8(%rsp),%xmm0", "ret"}},
+	}
+	if got := upperFindings(two); len(got["caller"]) != 1 || len(got["dirty"]) != 0 {
+		t.Errorf("upperFindings = %v, want one finding in caller", got)
 	}
 }

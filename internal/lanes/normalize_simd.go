@@ -34,4 +34,5 @@ func normalizeAt(po, ph, pm, pv, ps unsafe.Pointer, n int, beta, oneMinus, eps f
 		stAt(s, ps, k)
 		stAt(hk.Sub(mu).Mul(s), po, k)
 	}
+	clearUpper()
 }

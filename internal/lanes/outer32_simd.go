@@ -122,6 +122,7 @@ func outer32x4x16(pg, pd unsafe.Pointer, x [][]float32, R, r, m, j int, set bool
 	tbSt(a21, p2, j+8)
 	tbSt(a30, p3, j)
 	tbSt(a31, p3, j+8)
+	clearUpper()
 }
 
 // outer32x4Part is outer32x4x8 for rows of m < 8 entries, by partial
@@ -173,10 +174,12 @@ func outer32x4x8(pg, pd unsafe.Pointer, x [][]float32, R, r, m, j int, set bool,
 		a1.Store(&last[1])
 		a2.Store(&last[2])
 		a3.Store(&last[3])
+		clearUpper()
 		return
 	}
 	tbSt(a0, pg, j)
 	tbSt(a1, p1, j)
 	tbSt(a2, p2, j)
 	tbSt(a3, p3, j)
+	clearUpper()
 }

@@ -87,6 +87,7 @@ func outerSum4x8(pg, pd unsafe.Pointer, x [][]float64, R, r, m, j int) {
 	stAt(a21, p2, j+4)
 	stAt(a30, p3, j)
 	stAt(a31, p3, j+4)
+	clearUpper()
 }
 
 // outerSum4x4 is outerSum4x8 for the four entries j..j+3.
@@ -109,6 +110,7 @@ func outerSum4x4(pg, pd unsafe.Pointer, x [][]float64, R, r, m, j int) {
 	stAt(a1, p1, j)
 	stAt(a2, p2, j)
 	stAt(a3, p3, j)
+	clearUpper()
 }
 
 // outerSum8 and outerSum4 are outerSum16 for 8 and 4 entries.
@@ -124,6 +126,7 @@ func outerSum8(pg, pd unsafe.Pointer, x [][]float64, R, r, j int) {
 	}
 	stAt(a0, pg, j)
 	stAt(a1, pg, j+4)
+	clearUpper()
 }
 
 //go:noinline
@@ -133,6 +136,7 @@ func outerSum4(pg, pd unsafe.Pointer, x [][]float64, R, r, j int) {
 		a0 = a0.Add(bc(*at(pd, n*R+r)).Mul(ldAt(base(xn), j)))
 	}
 	stAt(a0, pg, j)
+	clearUpper()
 }
 
 // outerSum16 is outerSumLanes for the 16 entries pg[j:j+16] of row r, the
@@ -154,6 +158,7 @@ func outerSum16(pg, pd unsafe.Pointer, x [][]float64, R, r, j int) {
 	stAt(a1, pg, j+4)
 	stAt(a2, pg, j+8)
 	stAt(a3, pg, j+12)
+	clearUpper()
 }
 
 func addMulTLanes(z, w, d []float64) {
@@ -183,6 +188,7 @@ func addMulT4(pz, pw, pd unsafe.Pointer, rows, m, j int) {
 		acc = acc.Add(bc(*at(pd, r)).Mul(ldAt(pw, r*m+j)))
 	}
 	stAt(acc, pz, j)
+	clearUpper()
 }
 
 func lstmDeltaLanes(da, dh, carry, gates, tc, cp []float64) {
@@ -239,6 +245,7 @@ func lstmDeltaAt(pa, ph, pk, pg, pt, pc unsafe.Pointer, H, n4 int) {
 		stAt(dc.Mul(i).Mul(one.Sub(g.Mul(g))), pa, 2*H+j)
 		stAt(do.Mul(o).Mul(one.Sub(o)), pa, 3*H+j)
 	}
+	clearUpper()
 }
 
 // mulTAt sets z[:n4] = 0 + Wᵀ·d for W of rows rows of m entries (n4 ≤ m a
@@ -256,6 +263,7 @@ func mulTAt(pz, pw, pd unsafe.Pointer, rows, m, n4 int) {
 		}
 		stAt(acc, pz, j)
 	}
+	clearUpper()
 }
 
 // sumWindowLanes is SumWindow's lane loop for the first n4 (a multiple of
@@ -273,4 +281,5 @@ func sumWindowAt(pg, pd unsafe.Pointer, n4, R, w int) {
 		}
 		stAt(acc, pg, r)
 	}
+	clearUpper()
 }

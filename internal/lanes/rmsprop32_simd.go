@@ -49,6 +49,7 @@ func rmsprop32SharedAt(pt, pu, pv unsafe.Pointer, n int, s, alpha, b, c, eps flo
 		st32At(lv, pv, n-8)
 		st32At(lt, pt, n-8)
 	}
+	clearUpper()
 }
 
 // rmspropFold32Lanes is the lane path of RMSPropFold32 (n ≥ 8).
@@ -93,6 +94,7 @@ func rmspropFold32At(pt, pu, pv, ptr unsafe.Pointer, n int, s, alpha, b, c, eps,
 	st32At(lv, pv, n-8)
 	st32At(lt, pt, n-8)
 	st32At(lz, pu, n-8)
+	clearUpper()
 }
 
 // rmsprop32PartLanes is the lane path of RMSProp32 for 0 < n < 8 entries:

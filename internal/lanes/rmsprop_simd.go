@@ -59,6 +59,7 @@ func rmspropAt(pt, pu, pv unsafe.Pointer, n int, s, alpha, b, eps float64) {
 		stAt(vi, pv, k)
 		stAt(ldAt(pt, k).Add(va.Mul(g).Div(vi.Sqrt().Add(ve))), pt, k)
 	}
+	clearUpper()
 }
 
 // rmsprop8At is rmspropAt with each iteration's two quads k, k+4 in the
@@ -78,6 +79,7 @@ func rmsprop8At(pt, pu, pv unsafe.Pointer, n int, s, alpha, b, eps float64) {
 	if k < n { // the broadcasts' low halves, not the scalars again: see rmsprop8FoldAt
 		rmspropQuadStep(pt, pv, k, vs.GetLo().Mul(ldAt(pu, k)), vb.GetLo(), vc.GetLo(), ve.GetLo(), va)
 	}
+	clearUpper()
 }
 
 // rmsprop8Step updates the eight entries at k of θ (pt) and v (pv) given their
@@ -153,6 +155,7 @@ func rmsprop8FoldAt(pt, pu, pv, ptr unsafe.Pointer, n int, s, alpha, b, eps, d, 
 		stAt(vd.GetLo().Mul(u).Add(vk.GetLo().Mul(ldAt(ptr, k))), pu, k)
 		rmspropQuadStep(pt, pv, k, vs.GetLo().Mul(u), vb.GetLo(), vc.GetLo(), ve.GetLo(), va)
 	}
+	clearUpper()
 }
 
 // rmspropFoldAt is rmspropAt that also folds t into u after reading it,
@@ -181,4 +184,5 @@ func rmspropFoldAt(pt, pu, pv, ptr unsafe.Pointer, n int, s, alpha, b, eps, d, c
 		stAt(vd.Mul(u).Add(vk.Mul(ldAt(ptr, k))), pu, k)
 		rmspropQuadStep(pt, pv, k, vs.Mul(u), vb, vc, ve, va)
 	}
+	clearUpper()
 }

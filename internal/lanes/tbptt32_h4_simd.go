@@ -150,6 +150,7 @@ func outer32Set16x4(pg, pd unsafe.Pointer, x [][]float32, m, j int) {
 	}
 	tbStoreT(pg, m, j, 0, a0, a1, a2, a3)
 	tbStoreT(pg, m, j, 8, b0, b1, b2, b3)
+	clearUpper()
 }
 
 // tbStoreT stores the columns c0..c3 of the rows r..r+7 (an octet each)

@@ -141,4 +141,5 @@ func outer32x4x4(pg, pd unsafe.Pointer, x [][]float32, R, r, m, j int, set bool)
 	tbSt4(a1, p1, j)
 	tbSt4(a2, p2, j)
 	tbSt4(a3, p3, j)
+	clearUpper()
 }
