@@ -13,6 +13,11 @@ type f32x8 = archsimd.Float32x8
 
 func bc32(x float32) f32x8 { return archsimd.BroadcastFloat32x8(x) }
 
+// bc32of is float32(x) in eight lanes for x in four, the rounding to float32
+// done in lanes (as float32(x) rounds): a scalar conversion after vector code
+// is a legacy-SSE CVTSD2SS (doc.go).
+func bc32of(x f64x4) f32x8 { return x.ConvertToFloat32().Broadcast1To8() }
+
 // ld32At loads the float32s p[i:i+8]; st32At stores v there. The caller
 // guarantees i+8 ≤ len.
 func ld32At(p unsafe.Pointer, i int) f32x8 {
@@ -32,8 +37,11 @@ func input32Lanes(dst []float32, x []float64) {
 		archsimd.LoadFloat64x4((*[4]float64)(unsafe.Add(px, 8*k))).ConvertToFloat32().
 			Store((*[4]float32)(unsafe.Add(pd, 4*k)))
 	}
-	for k := n4; k < m; k++ {
-		dst[k] = float32(x[k])
+	if n4 < m { // in lanes: scalar conversions after vector code are legacy SSE (doc.go)
+		t := archsimd.LoadFloat64x4SlicePart(x[n4:]).ConvertToFloat32()
+		var q [4]float32
+		t.Store(&q)
+		copy(dst[n4:m], q[:m-n4])
 	}
 }
 
@@ -62,11 +70,12 @@ func preact32Cols(ps *preact32Ptrs, m, u int) {
 	// The conversions to float32 and back in lanes and the gates' bits
 	// moved as integers: scalar float64 code between the vector code is
 	// legacy SSE (doc.go). Both conversions round as the scalar ones.
-	var a [4]uint64
 	for j := range u {
 		h := bc(*at(ps.h, j)).ConvertToFloat32()
-		gatePreacts32(unsafe.Add(ps.b, 4*j*size), px, xt, m, m8, h).ConvertToFloat64().AsUint64x4().Store(&a)
-		*bitsAt(ps.i, j), *bitsAt(ps.f, j), *bitsAt(ps.g, j), *bitsAt(ps.o, j) = a[0], a[1], a[2], a[3]
+		a := gatePreacts32(unsafe.Add(ps.b, 4*j*size), px, xt, m, m8, h).ConvertToFloat64().AsUint64x4()
+		lo, hi := a.GetLo(), a.GetHi()
+		*bitsAt(ps.i, j), *bitsAt(ps.f, j) = lo.GetElem(0), lo.GetElem(1)
+		*bitsAt(ps.g, j), *bitsAt(ps.o, j) = hi.GetElem(0), hi.GetElem(1)
 	}
 	clearUpper()
 }
@@ -74,8 +83,13 @@ func preact32Cols(ps *preact32Ptrs, m, u int) {
 // bitsAt is the address of p's float64 entry i read as its bits.
 func bitsAt(p unsafe.Pointer, i int) *uint64 { return (*uint64)(unsafe.Add(p, 8*i)) }
 
-// laneIndex32 holds the lane numbers.
-var laneIndex32 = [8]float32{0, 1, 2, 3, 4, 5, 6, 7}
+// laneIndex32 holds the lane numbers, laneIndex32i as integers (compared
+// with an integer broadcast, no conversion of an int to float32: that is a
+// legacy-SSE CVTSI2SS, see doc.go).
+var (
+	laneIndex32  = [8]float32{0, 1, 2, 3, 4, 5, 6, 7}
+	laneIndex32i = [8]int32{0, 1, 2, 3, 4, 5, 6, 7}
+)
 
 // colScalars32 are one column's per-step scalars of StageTraceFold32 in
 // float32, with the direct terms of the last 8 entries of its block (u_q,
@@ -310,7 +324,7 @@ func preact32Four(a *[4]f64x4, pb, px, ph unsafe.Pointer, m int) {
 func lastOctet32(px unsafe.Pointer, m, m8 int) f32x8 {
 	var xt f32x8
 	if m8 < m {
-		xt = ld32At(px, m8).Masked(archsimd.LoadFloat32x8(&laneIndex32).Less(bc32(float32(m - m8))))
+		xt = ld32At(px, m8).Masked(archsimd.LoadInt32x8(&laneIndex32i).Less(archsimd.BroadcastInt32x8(int32(m - m8))))
 	}
 	return xt
 }

@@ -52,6 +52,7 @@ func stageTraceFold32Flat(ht, ct, x []float32, f, hp []float64, k TraceCoef, z [
 			copy(xs[q*m:q*m+m], x)
 		}
 	}
+	clearUpper() // the scalars below are converted with legacy SSE (doc.go)
 	size := n + 8
 	s := flatScalars32{d: float32(d), pxs: pxs, pg: unsafe.Pointer(unsafe.SliceData(flatGates32[m])), m: m}
 	pk := unsafe.Pointer(unsafe.SliceData(k.K))

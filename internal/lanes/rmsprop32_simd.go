@@ -101,8 +101,8 @@ func rmspropFold32At(pt, pu, pv, ptr unsafe.Pointer, n int, s, alpha, b, c, eps,
 // the operations of one octet of rmsprop32SharedAt on masked loads (the
 // lanes past n hold zeros, and their results are not stored).
 func rmsprop32PartLanes(theta, u, v []float32, s, alpha, b, eps float64) {
-	vs, vb, vc := bc32(float32(s)), bc32(float32(b)), bc32(float32(1-b))
-	va, ve := bc32(float32(alpha)), bc32(float32(eps))
+	vs, vb, vc := bc32of(bc(s)), bc32of(bc(b)), bc32of(ld(&kOne).Sub(bc(b)))
+	va, ve := bc32of(bc(alpha)), bc32of(bc(eps))
 	g := vs.Mul(archsimd.LoadFloat32x8SlicePart(u))
 	vi := vc.Mul(g).MulAdd(g, vb.Mul(archsimd.LoadFloat32x8SlicePart(v)))
 	vi.StoreSlicePart(v)
@@ -112,9 +112,9 @@ func rmsprop32PartLanes(theta, u, v []float32, s, alpha, b, eps float64) {
 // rmsprop32HeadLanes is the lane path of RMSPropHead32 (0 < n ≤ 8):
 // rmsprop32PartLanes with step size alphaHead in the lanes below nh.
 func rmsprop32HeadLanes(theta, u, v []float32, nh int, s, alphaHead, alpha, b, eps float64) {
-	vs, vb, vc := bc32(float32(s)), bc32(float32(b)), bc32(float32(1-b))
-	va := bc32(float32(alphaHead)).Merge(bc32(float32(alpha)), archsimd.LoadFloat32x8(&laneIndex32).Less(bc32(float32(nh))))
-	ve := bc32(float32(eps))
+	vs, vb, vc := bc32of(bc(s)), bc32of(bc(b)), bc32of(ld(&kOne).Sub(bc(b)))
+	va := bc32of(bc(alphaHead)).Merge(bc32of(bc(alpha)), archsimd.LoadInt32x8(&laneIndex32i).Less(archsimd.BroadcastInt32x8(int32(nh))))
+	ve := bc32of(bc(eps))
 	g := vs.Mul(archsimd.LoadFloat32x8SlicePart(u))
 	vi := vc.Mul(g).MulAdd(g, vb.Mul(archsimd.LoadFloat32x8SlicePart(v)))
 	vi.StoreSlicePart(v)

@@ -107,6 +107,7 @@ func sumWindow32Lanes(g, d []float32) {
 		}
 		tbSt(acc, pg, r)
 	}
+	clearUpper() // the scalar tail is SSE-encoded (see doc.go)
 	for r := R8; r < R; r++ {
 		v := g[r]
 		for n := range w {
