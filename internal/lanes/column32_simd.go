@@ -83,13 +83,9 @@ func preact32Cols(ps *preact32Ptrs, m, u int) {
 // bitsAt is the address of p's float64 entry i read as its bits.
 func bitsAt(p unsafe.Pointer, i int) *uint64 { return (*uint64)(unsafe.Add(p, 8*i)) }
 
-// laneIndex32 holds the lane numbers, laneIndex32i as integers (compared
-// with an integer broadcast, no conversion of an int to float32: that is a
-// legacy-SSE CVTSI2SS, see doc.go).
-var (
-	laneIndex32  = [8]float32{0, 1, 2, 3, 4, 5, 6, 7}
-	laneIndex32i = [8]int32{0, 1, 2, 3, 4, 5, 6, 7}
-)
+// laneIndex32i holds the lane numbers as integers, compared with an integer
+// broadcast: an int converted to float32 is a legacy-SSE CVTSI2SS (doc.go).
+var laneIndex32i = [8]int32{0, 1, 2, 3, 4, 5, 6, 7}
 
 // colScalars32 are one column's per-step scalars of StageTraceFold32 in
 // float32, with the direct terms of the last 8 entries of its block (u_q,
