@@ -38,10 +38,7 @@ func input32Lanes(dst []float32, x []float64) {
 			Store((*[4]float32)(unsafe.Add(pd, 4*k)))
 	}
 	if n4 < m { // in lanes: scalar conversions after vector code are legacy SSE (doc.go)
-		t := archsimd.LoadFloat64x4SlicePart(x[n4:]).ConvertToFloat32()
-		var q [4]float32
-		t.Store(&q)
-		copy(dst[n4:m], q[:m-n4])
+		archsimd.LoadFloat64x4SlicePart(x[n4:]).ConvertToFloat32().StoreSlicePart(dst[n4:m])
 	}
 }
 

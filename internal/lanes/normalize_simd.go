@@ -9,9 +9,6 @@ func normalizeLanes(out, h, mean, variance, scale []float64, beta, oneMinus, eps
 	if n > 0 {
 		normalizeAt(base(out), base(h), base(mean), base(variance), base(scale), n, beta, oneMinus, eps)
 	}
-	if n < len(h) {
-		clearUpper() // the scalar tail is SSE-encoded (see doc.go)
-	}
 	normalizeScalar(out[n:], h[n:], mean[n:], variance[n:], scale[n:], beta, oneMinus, eps)
 }
 

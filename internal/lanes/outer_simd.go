@@ -211,7 +211,6 @@ func lstmBackwardLanes(da, dh, carry, next, whh []float64, gates, tc, cp [][]flo
 		dan := da[n*4*H : (n+1)*4*H]
 		lstmDeltaAt(pda, base(dh), pk, base(gates[n]), base(tc[n]), base(cp[n]), H, n4)
 		if n4 < H {
-			clearUpper()
 			lstmDeltaScalar(dan, dh, carry, gates[n], tc[n], cp[n], n4)
 		}
 		if n < w-1 {

@@ -28,9 +28,6 @@ func rmspropLanes(theta, u, v []float64, s, alpha, b, eps float64) {
 	} else if n > 0 {
 		rmspropAt(base(theta), base(u), base(v), n, s, alpha, b, eps)
 	}
-	if n < len(u) {
-		clearUpper() // the scalar tail is SSE-encoded (see doc.go)
-	}
 	rmspropTail(theta[n:], u[n:], v[n:], s, alpha, b, eps)
 }
 
@@ -120,9 +117,6 @@ func rmspropFoldLanes(theta, u, v, t []float64, s, alpha, b, eps, d, c float64) 
 		rmsprop8FoldAt(base(theta), base(u), base(v), base(t), n, s, alpha, b, eps, d, c)
 	} else if n > 0 {
 		rmspropFoldAt(base(theta), base(u), base(v), base(t), n, s, alpha, b, eps, d, c)
-	}
-	if n < len(u) {
-		clearUpper() // the scalar tail is SSE-encoded (see doc.go)
 	}
 	rmspropTail(theta[n:], u[n:], v[n:], s, alpha, b, eps)
 	for i := n; i < len(u); i++ {

@@ -34,8 +34,9 @@ var intelAMX = cpu.X86.HasAMXTile
 // instruction set does not say so; AVX-VNNI (the VEX form, which AMD added
 // with Zen 5) stands for it, on eightLanes' CPUs (an Intel Xeon with AMX
 // has AVX-VNNI too, and its eight-lane loops measured slower). Measured, CPU
-// time per RMSProp step of 6,648 entries: on a Zen 4 (AVX-512 on 256-bit units, no AVX-VNNI) four lanes 5.3 µs, eight
-// 6.1 µs; on a Zen 5, 500 entries in 300 ns with eight lanes, 580 with four.
+// time per RMSProp step of 6,648 entries: on a Zen 4 (AVX-512 on 256-bit
+// units, no AVX-VNNI) four lanes 5.3 µs, eight 6.1 µs; on a Zen 5, 500
+// entries in 300 ns with eight lanes, 580 with four.
 // Both loops give the same bits, so the choice changes only the speed.
 var wideRMSProp = eightLanes && archsimd.X86.AVXVNNI()
 
