@@ -20,6 +20,11 @@ import (
 // (normalized) features as stages add them. The authors divide it in their
 // column networks but not in their dense LSTM; FullHeadStep gives α_i = α
 // for the head as well.
+//
+// Entries of v that decay below 2⁻¹⁰⁰⁰ (a weight whose gradient stays 0, as
+// a never-lit pixel's does, after 7M steps) are stored as 0
+// (lanes.AccumulatorFloor): θ keeps its bits, and the steps no longer pay
+// for subnormal arithmetic.
 type RMSProp struct {
 	StepSize     float64 // α
 	Beta         float64 // β; if 0 it defaults to 0.9999 (the authors' value)

@@ -21,14 +21,14 @@ import (
 // operations run eight entries per instruction (rmsprop8At): square roots
 // bound this loop, and there one VSQRTPD of eight lanes costs about what one
 // of four does.
-func rmspropLanes(theta, u, v []float64, s, alpha, b, eps float64) {
+func rmspropLanes(theta, u, v []float64, s, alpha, b, eps, tau float64) {
 	n := len(u) &^ 3
 	if n > 0 && wideRMSProp {
-		rmsprop8At(base(theta), base(u), base(v), n, s, alpha, b, eps)
+		rmsprop8At(base(theta), base(u), base(v), n, s, alpha, b, eps, tau)
 	} else if n > 0 {
-		rmspropAt(base(theta), base(u), base(v), n, s, alpha, b, eps)
+		rmspropAt(base(theta), base(u), base(v), n, s, alpha, b, eps, tau)
 	}
-	rmspropTail(theta[n:], u[n:], v[n:], s, alpha, b, eps)
+	rmspropTail(theta[n:], u[n:], v[n:], s, alpha, b, eps, tau)
 }
 
 // rmspropAt is the loop of rmspropLanes over the first n (a multiple of 4)
@@ -36,28 +36,32 @@ func rmspropLanes(theta, u, v []float64, s, alpha, b, eps float64) {
 // inside it (see dot4At).
 //
 //go:noinline
-func rmspropAt(pt, pu, pv unsafe.Pointer, n int, s, alpha, b, eps float64) {
-	vs, vb, vc, va, ve := bc(s), bc(b), bc(1-b), bc(alpha), bc(eps)
+func rmspropAt(pt, pu, pv unsafe.Pointer, n int, s, alpha, b, eps, tau float64) {
+	vs, vb, vc, va, ve, vf := bc(s), bc(b), bc(1-b), bc(alpha), bc(eps), bc(tau)
 	k := 0
 	for ; k+8 <= n; k += 8 {
 		g0, g1 := vs.Mul(ldAt(pu, k)), vs.Mul(ldAt(pu, k+4))
 		v0 := vb.Mul(ldAt(pv, k)).Add(vc.Mul(g0).Mul(g0))
 		v1 := vb.Mul(ldAt(pv, k+4)).Add(vc.Mul(g1).Mul(g1))
-		stAt(v0, pv, k)
-		stAt(v1, pv, k+4)
+		stAt(floored(v0, vf), pv, k)
+		stAt(floored(v1, vf), pv, k+4)
 		a0, a1 := v0.Sqrt().Add(ve), v1.Sqrt().Add(ve)
 		inv := va.Div(a0.Mul(a1))
 		stAt(ldAt(pt, k).Add(g0.Mul(a1).Mul(inv)), pt, k)
 		stAt(ldAt(pt, k+4).Add(g1.Mul(a0).Mul(inv)), pt, k+4)
 	}
 	if k < n {
-		g := vs.Mul(ldAt(pu, k))
-		vi := vb.Mul(ldAt(pv, k)).Add(vc.Mul(g).Mul(g))
-		stAt(vi, pv, k)
-		stAt(ldAt(pt, k).Add(va.Mul(g).Div(vi.Sqrt().Add(ve))), pt, k)
+		rmspropQuadStep(pt, pv, k, vs.Mul(ldAt(pu, k)), vb, vc, ve, va, vf)
 	}
 	clearUpper()
 }
+
+// floored is v with the lanes below tau (AccumulatorFloor) zeroed; NaN
+// lanes are kept.
+func floored(v, tau f64x4) f64x4 { return f64x4{}.Merge(v, v.Less(tau)) }
+
+// floored8 is floored for eight lanes.
+func floored8(v, tau f64x8) f64x8 { return f64x8{}.Merge(v, v.Less(tau)) }
 
 // rmsprop8At is rmspropAt with each iteration's two quads k, k+4 in the
 // halves of one eight-lane register: the product a·b of the shared division
@@ -66,24 +70,24 @@ func rmspropAt(pt, pu, pv unsafe.Pointer, n int, s, alpha, b, eps float64) {
 // the results are bitwise equal (TestRMSPropWideMatchesQuads).
 //
 //go:noinline
-func rmsprop8At(pt, pu, pv unsafe.Pointer, n int, s, alpha, b, eps float64) {
-	vs, vb, vc, ve := bc8(s), bc8(b), bc8(1-b), bc8(eps)
+func rmsprop8At(pt, pu, pv unsafe.Pointer, n int, s, alpha, b, eps, tau float64) {
+	vs, vb, vc, ve, vf := bc8(s), bc8(b), bc8(1-b), bc8(eps), bc8(tau)
 	va := bc(alpha)
 	k := 0
 	for ; k+8 <= n; k += 8 {
-		rmsprop8Step(pt, pv, k, vs.Mul(ld8At(pu, k)), vb, vc, ve, va)
+		rmsprop8Step(pt, pv, k, vs.Mul(ld8At(pu, k)), vb, vc, ve, va, vf)
 	}
 	if k < n { // the broadcasts' low halves, not the scalars again: see rmsprop8FoldAt
-		rmspropQuadStep(pt, pv, k, vs.GetLo().Mul(ldAt(pu, k)), vb.GetLo(), vc.GetLo(), ve.GetLo(), va)
+		rmspropQuadStep(pt, pv, k, vs.GetLo().Mul(ldAt(pu, k)), vb.GetLo(), vc.GetLo(), ve.GetLo(), va, vf.GetLo())
 	}
 	clearUpper()
 }
 
 // rmsprop8Step updates the eight entries at k of θ (pt) and v (pv) given their
 // scaled gradients g: the body of rmsprop8At's loop.
-func rmsprop8Step(pt, pv unsafe.Pointer, k int, g, vb, vc, ve f64x8, va f64x4) {
+func rmsprop8Step(pt, pv unsafe.Pointer, k int, g, vb, vc, ve f64x8, va f64x4, vf f64x8) {
 	vi := vb.Mul(ld8At(pv, k)).Add(vc.Mul(g).Mul(g))
-	st8At(vi, pv, k)
+	st8At(floored8(vi, vf), pv, k)
 	a := vi.Sqrt().Add(ve)
 	a0, a1 := a.GetLo(), a.GetHi()
 	inv := va.Div(a0.Mul(a1))
@@ -91,9 +95,9 @@ func rmsprop8Step(pt, pv unsafe.Pointer, k int, g, vb, vc, ve f64x8, va f64x4) {
 }
 
 // rmspropQuadStep is rmsprop8Step for the last quad (its own division).
-func rmspropQuadStep(pt, pv unsafe.Pointer, k int, g, vb, vc, ve, va f64x4) {
+func rmspropQuadStep(pt, pv unsafe.Pointer, k int, g, vb, vc, ve, va, vf f64x4) {
 	vi := vb.Mul(ldAt(pv, k)).Add(vc.Mul(g).Mul(g))
-	stAt(vi, pv, k)
+	stAt(floored(vi, vf), pv, k)
 	stAt(ldAt(pt, k).Add(va.Mul(g).Div(vi.Sqrt().Add(ve))), pt, k)
 }
 
@@ -111,14 +115,14 @@ func st8At(v f64x8, p unsafe.Pointer, i int) { v.Store((*[8]float64)(unsafe.Add(
 // rmspropFoldLanes is RMSPropFold in one pass (rmsprop8FoldAt where
 // wideRMSProp, else rmspropFoldAt), then the scalar tail: RMSProp's, then
 // the fold's.
-func rmspropFoldLanes(theta, u, v, t []float64, s, alpha, b, eps, d, c float64) {
+func rmspropFoldLanes(theta, u, v, t []float64, s, alpha, b, eps, d, c, tau float64) {
 	n := len(u) &^ 3
 	if n > 0 && wideRMSProp {
-		rmsprop8FoldAt(base(theta), base(u), base(v), base(t), n, s, alpha, b, eps, d, c)
+		rmsprop8FoldAt(base(theta), base(u), base(v), base(t), n, s, alpha, b, eps, d, c, tau)
 	} else if n > 0 {
-		rmspropFoldAt(base(theta), base(u), base(v), base(t), n, s, alpha, b, eps, d, c)
+		rmspropFoldAt(base(theta), base(u), base(v), base(t), n, s, alpha, b, eps, d, c, tau)
 	}
-	rmspropTail(theta[n:], u[n:], v[n:], s, alpha, b, eps)
+	rmspropTail(theta[n:], u[n:], v[n:], s, alpha, b, eps, tau)
 	for i := n; i < len(u); i++ {
 		u[i] = d*u[i] + c*t[i]
 	}
@@ -128,14 +132,14 @@ func rmspropFoldLanes(theta, u, v, t []float64, s, alpha, b, eps, d, c float64) 
 // u ← d·u + c·t (ScaleAdd's operations).
 //
 //go:noinline
-func rmsprop8FoldAt(pt, pu, pv, ptr unsafe.Pointer, n int, s, alpha, b, eps, d, c float64) {
-	vs, vb, vc, ve, vd, vk := bc8(s), bc8(b), bc8(1-b), bc8(eps), bc8(d), bc8(c)
+func rmsprop8FoldAt(pt, pu, pv, ptr unsafe.Pointer, n int, s, alpha, b, eps, d, c, tau float64) {
+	vs, vb, vc, ve, vd, vk, vf := bc8(s), bc8(b), bc8(1-b), bc8(eps), bc8(d), bc8(c), bc8(tau)
 	va := bc(alpha)
 	k := 0
 	for ; k+8 <= n; k += 8 {
 		u := ld8At(pu, k)
 		st8At(vd.Mul(u).Add(vk.Mul(ld8At(ptr, k))), pu, k)
-		rmsprop8Step(pt, pv, k, vs.Mul(u), vb, vc, ve, va)
+		rmsprop8Step(pt, pv, k, vs.Mul(u), vb, vc, ve, va, vf)
 	}
 	// The last quad takes the broadcasts' low halves. Broadcasting the
 	// scalars again kept them alive across the loop, and the compiler
@@ -147,7 +151,7 @@ func rmsprop8FoldAt(pt, pu, pv, ptr unsafe.Pointer, n int, s, alpha, b, eps, d, 
 	if k < n {
 		u := ldAt(pu, k)
 		stAt(vd.GetLo().Mul(u).Add(vk.GetLo().Mul(ldAt(ptr, k))), pu, k)
-		rmspropQuadStep(pt, pv, k, vs.GetLo().Mul(u), vb.GetLo(), vc.GetLo(), ve.GetLo(), va)
+		rmspropQuadStep(pt, pv, k, vs.GetLo().Mul(u), vb.GetLo(), vc.GetLo(), ve.GetLo(), va, vf.GetLo())
 	}
 	clearUpper()
 }
@@ -156,8 +160,8 @@ func rmsprop8FoldAt(pt, pu, pv, ptr unsafe.Pointer, n int, s, alpha, b, eps, d, 
 // u ← d·u + c·t (ScaleAdd's operations), four lanes per instruction.
 //
 //go:noinline
-func rmspropFoldAt(pt, pu, pv, ptr unsafe.Pointer, n int, s, alpha, b, eps, d, c float64) {
-	vs, vb, vc, va, ve, vd, vk := bc(s), bc(b), bc(1-b), bc(alpha), bc(eps), bc(d), bc(c)
+func rmspropFoldAt(pt, pu, pv, ptr unsafe.Pointer, n int, s, alpha, b, eps, d, c, tau float64) {
+	vs, vb, vc, va, ve, vd, vk, vf := bc(s), bc(b), bc(1-b), bc(alpha), bc(eps), bc(d), bc(c), bc(tau)
 	k := 0
 	for ; k+8 <= n; k += 8 {
 		u0, u1 := ldAt(pu, k), ldAt(pu, k+4)
@@ -166,8 +170,8 @@ func rmspropFoldAt(pt, pu, pv, ptr unsafe.Pointer, n int, s, alpha, b, eps, d, c
 		g0, g1 := vs.Mul(u0), vs.Mul(u1)
 		v0 := vb.Mul(ldAt(pv, k)).Add(vc.Mul(g0).Mul(g0))
 		v1 := vb.Mul(ldAt(pv, k+4)).Add(vc.Mul(g1).Mul(g1))
-		stAt(v0, pv, k)
-		stAt(v1, pv, k+4)
+		stAt(floored(v0, vf), pv, k)
+		stAt(floored(v1, vf), pv, k+4)
 		a0, a1 := v0.Sqrt().Add(ve), v1.Sqrt().Add(ve)
 		inv := va.Div(a0.Mul(a1))
 		stAt(ldAt(pt, k).Add(g0.Mul(a1).Mul(inv)), pt, k)
@@ -176,7 +180,7 @@ func rmspropFoldAt(pt, pu, pv, ptr unsafe.Pointer, n int, s, alpha, b, eps, d, c
 	if k < n {
 		u := ldAt(pu, k)
 		stAt(vd.Mul(u).Add(vk.Mul(ldAt(ptr, k))), pu, k)
-		rmspropQuadStep(pt, pv, k, vs.Mul(u), vb, vc, ve, va)
+		rmspropQuadStep(pt, pv, k, vs.Mul(u), vb, vc, ve, va, vf)
 	}
 	clearUpper()
 }

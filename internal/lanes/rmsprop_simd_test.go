@@ -19,12 +19,13 @@ func TestRMSPropWideMatchesQuads(t *testing.T) {
 		t.Skip("no AVX-512 on this CPU")
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
+	tau := AccumulatorFloor(1e-8)
 	run := func(n int, alpha8 float64) (mism int) {
 		u := make([]float64, n)
 		theta4, v4 := make([]float64, n), make([]float64, n)
 		for i := range u {
 			theta4[i] = rng.NormFloat64()
-			v4[i] = math.Ldexp(rng.Float64(), rng.IntN(40)-30)
+			v4[i] = tinyOrNot(rng)
 		}
 		theta8, v8 := append([]float64(nil), theta4...), append([]float64(nil), v4...)
 		for step := range 3 {
@@ -32,8 +33,8 @@ func TestRMSPropWideMatchesQuads(t *testing.T) {
 				u[i] = math.Ldexp(rng.NormFloat64(), rng.IntN(40)-20)
 			}
 			s := 0.3 - 0.4*float64(step)
-			rmspropAt(base(theta4), base(u), base(v4), n, s, 1e-3, 0.9999, 1e-8)
-			rmsprop8At(base(theta8), base(u), base(v8), n, s, alpha8, 0.9999, 1e-8)
+			rmspropAt(base(theta4), base(u), base(v4), n, s, 1e-3, 0.9999, 1e-8, tau)
+			rmsprop8At(base(theta8), base(u), base(v8), n, s, alpha8, 0.9999, 1e-8, tau)
 		}
 		for i := range u {
 			if math.Float64bits(theta4[i]) != math.Float64bits(theta8[i]) || math.Float64bits(v4[i]) != math.Float64bits(v8[i]) {
@@ -53,6 +54,16 @@ func TestRMSPropWideMatchesQuads(t *testing.T) {
 	clearUpper()
 }
 
+// tinyOrNot draws an accumulator entry: one in three near or below
+// AccumulatorFloor(1e-8) (2⁻¹⁰⁰⁰, subnormals included), the others in
+// [2⁻³⁰, 2¹⁰).
+func tinyOrNot(rng *rand.Rand) float64 {
+	if rng.IntN(3) == 0 {
+		return math.Ldexp(1+rng.Float64(), -990-rng.IntN(80))
+	}
+	return math.Ldexp(rng.Float64(), rng.IntN(40)-30)
+}
+
 // TestRMSPropFoldWideMatchesQuads checks the eight-lane one-pass fold
 // (rmsprop8FoldAt) against the four-lane one (rmspropFoldAt), bitwise, for
 // every multiple of 4 up to 40 entries, over a few steps; and that the
@@ -63,12 +74,13 @@ func TestRMSPropFoldWideMatchesQuads(t *testing.T) {
 		t.Skip("no AVX-512 on this CPU")
 	}
 	rng := rand.New(rand.NewPCG(7, 8))
+	tau := AccumulatorFloor(1e-8)
 	run := func(n int, c8 float64) (mism int) {
 		theta4, u4, v4 := make([]float64, n), make([]float64, n), make([]float64, n)
 		for i := range theta4 {
 			theta4[i] = rng.NormFloat64()
 			u4[i] = math.Ldexp(rng.NormFloat64(), rng.IntN(40)-20)
-			v4[i] = math.Ldexp(rng.Float64(), rng.IntN(40)-30)
+			v4[i] = tinyOrNot(rng)
 		}
 		theta8, u8, v8 := append([]float64(nil), theta4...), append([]float64(nil), u4...), append([]float64(nil), v4...)
 		tr := make([]float64, n)
@@ -77,8 +89,8 @@ func TestRMSPropFoldWideMatchesQuads(t *testing.T) {
 				tr[i] = rng.NormFloat64()
 			}
 			s := 0.3 - 0.4*float64(step)
-			rmspropFoldAt(base(theta4), base(u4), base(v4), base(tr), n, s, 1e-3, 0.9999, 1e-8, 0.891, -0.37)
-			rmsprop8FoldAt(base(theta8), base(u8), base(v8), base(tr), n, s, 1e-3, 0.9999, 1e-8, 0.891, c8)
+			rmspropFoldAt(base(theta4), base(u4), base(v4), base(tr), n, s, 1e-3, 0.9999, 1e-8, 0.891, -0.37, tau)
+			rmsprop8FoldAt(base(theta8), base(u8), base(v8), base(tr), n, s, 1e-3, 0.9999, 1e-8, 0.891, c8, tau)
 		}
 		for i := range theta4 {
 			if math.Float64bits(theta4[i]) != math.Float64bits(theta8[i]) || math.Float64bits(u4[i]) != math.Float64bits(u8[i]) ||
@@ -109,6 +121,7 @@ func BenchmarkRMSPropLoops(b *testing.B) {
 	if !avx512 {
 		b.Skip("no AVX-512 on this CPU")
 	}
+	tau := AccumulatorFloor(1e-8)
 	for _, n := range []int{6648, 7932} {
 		rng := rand.New(rand.NewPCG(9, 10))
 		theta, u, v, tr := randVec(rng, n), randVec(rng, n), make([]float64, n), randVec(rng, n)
@@ -120,10 +133,10 @@ func BenchmarkRMSPropLoops(b *testing.B) {
 			name string
 			f    func()
 		}{
-			{"rmsprop4", func() { rmspropAt(pt, pu, pv, n, 0.5, 1e-4, 0.9999, 1e-8) }},
-			{"rmsprop8", func() { rmsprop8At(pt, pu, pv, n, 0.5, 1e-4, 0.9999, 1e-8) }},
-			{"fold4", func() { rmspropFoldAt(pt, pu, pv, ptr, n, 0.5, 1e-4, 0.9999, 1e-8, 0.5, 1) }},
-			{"fold8", func() { rmsprop8FoldAt(pt, pu, pv, ptr, n, 0.5, 1e-4, 0.9999, 1e-8, 0.5, 1) }},
+			{"rmsprop4", func() { rmspropAt(pt, pu, pv, n, 0.5, 1e-4, 0.9999, 1e-8, tau) }},
+			{"rmsprop8", func() { rmsprop8At(pt, pu, pv, n, 0.5, 1e-4, 0.9999, 1e-8, tau) }},
+			{"fold4", func() { rmspropFoldAt(pt, pu, pv, ptr, n, 0.5, 1e-4, 0.9999, 1e-8, 0.5, 1, tau) }},
+			{"fold8", func() { rmsprop8FoldAt(pt, pu, pv, ptr, n, 0.5, 1e-4, 0.9999, 1e-8, 0.5, 1, tau) }},
 			{"sqrt", func() { sqrtAt(pu, pv, n) }},
 		} {
 			b.Run(fmt.Sprintf("%s/%d", k.name, n), func(b *testing.B) {

@@ -96,3 +96,148 @@ func TestRMSPropFoldMatchesTwoCalls(t *testing.T) {
 		t.Error("a fold coefficient one ulp off went unnoticed")
 	}
 }
+
+// TestRMSPropFloorKeepsTheta runs RMSProp and RMSPropFold with the
+// accumulator floor and without it (τ = 0, the loops before it) on the same
+// trajectory, bitwise: θ (and the fold's u) must agree at every step and v
+// wherever either run holds at least 2⁻⁹⁰⁰. The trajectory is made to reach
+// the floor: entries whose gradient is always 0 and whose v starts just
+// above τ, at the subnormal fixed point of b·v or decays through both;
+// traces that decay geometrically through the range where (1−b)·g² is near
+// 2⁵⁴·τ; entries whose √v is near half an ulp of ε; and ordinary entries, over lengths that take the lane loops and
+// their tails. That the floor acted is checked (v entries stored as 0 where
+// the run without it holds subnormals), and that the comparison has teeth:
+// a floor of 1e-40, far above where √v + ε stops noticing v, must change θ.
+func TestRMSPropFloorKeepsTheta(t *testing.T) {
+	const eps, alpha, b = 1e-8, 1e-3, 0.9
+	tau := AccumulatorFloor(eps)
+	if tau != 0x1p-1000 {
+		t.Fatalf("AccumulatorFloor(1e-8) = %v, want 2^-1000", tau)
+	}
+	type trajectory struct {
+		fold                       bool
+		floorTheta, floorU, floorV []float64
+		zeroed                     int // v entries the floor stored as 0 where the other run has subnormals
+	}
+	run := func(n int, fold bool, floor float64) (ref, got trajectory, diffStep int) {
+		rng := rand.New(rand.NewPCG(uint64(n), 11))
+		theta, u, v := make([]float64, n), make([]float64, n), make([]float64, n)
+		kind := make([]int, n)
+		for i := range theta {
+			theta[i] = rng.NormFloat64()
+			kind[i] = rng.IntN(5)
+			switch kind[i] {
+			case 0: // gradient always 0, v at or near the floor or subnormal
+				v[i] = math.Ldexp(1+rng.Float64(), -995-rng.IntN(80))
+			case 1: // a trace decaying through tiny values
+				u[i] = math.Ldexp(1, -120-rng.IntN(40))
+				v[i] = math.Ldexp(1, -260-rng.IntN(40))
+			case 2: // gradients whose squares are near 2⁵⁴·τ
+				v[i] = math.Ldexp(rng.Float64(), -960)
+			case 4: // √v near half an ulp of ε: what a floor too high would change
+				v[i] = math.Ldexp(rng.Float64(), -160)
+			default:
+				v[i] = rng.Float64()
+			}
+		}
+		theta2, u2, v2 := append([]float64(nil), theta...), append([]float64(nil), u...), append([]float64(nil), v...)
+		diffStep = -1
+		tr := make([]float64, n)
+		for step := range 2000 {
+			for i := range u {
+				switch kind[i] {
+				case 1:
+					tr[i] = 0
+					if !fold { // without the fold, decay by hand
+						u[i] *= 0.97
+						u2[i] = u[i]
+					}
+				case 2:
+					tr[i] = math.Ldexp(rng.NormFloat64(), -470-rng.IntN(30))
+				case 3:
+					tr[i] = rng.NormFloat64()
+				case 4:
+					tr[i] = math.Ldexp(rng.NormFloat64(), -75-rng.IntN(10))
+				default:
+					tr[i] = 0
+				}
+				if !fold && kind[i] >= 2 {
+					u[i], u2[i] = tr[i], tr[i]
+				}
+			}
+			s := 0.5 + rng.Float64()
+			if fold {
+				rmspropFold(theta, u, v, tr, s, alpha, b, eps, 0.97, 1, 0)
+				rmspropFold(theta2, u2, v2, tr, s, alpha, b, eps, 0.97, 1, floor)
+			} else {
+				rmsprop(theta, u, v, s, alpha, b, eps, 0)
+				rmsprop(theta2, u2, v2, s, alpha, b, eps, floor)
+			}
+			for i := range theta {
+				if diffStep < 0 && (math.Float64bits(theta[i]) != math.Float64bits(theta2[i]) ||
+					math.Float64bits(u[i]) != math.Float64bits(u2[i])) {
+					diffStep = step
+				}
+			}
+		}
+		got = trajectory{fold: fold, floorTheta: theta2, floorU: u2, floorV: v2}
+		for i := range v {
+			if v2[i] == 0 && v[i] != 0 && v[i] < 0x1p-1022 {
+				got.zeroed++
+			}
+		}
+		return trajectory{fold: fold, floorTheta: theta, floorU: u, floorV: v}, got, diffStep
+	}
+	for _, fold := range []bool{false, true} {
+		for _, n := range []int{3, 8, 13, 40} {
+			ref, got, diff := run(n, fold, tau)
+			if diff >= 0 {
+				t.Errorf("fold=%v n=%d: θ or u differ from step %d on", fold, n, diff)
+			}
+			for i := range ref.floorV {
+				if (ref.floorV[i] >= 0x1p-900 || got.floorV[i] >= 0x1p-900) &&
+					math.Float64bits(ref.floorV[i]) != math.Float64bits(got.floorV[i]) {
+					t.Errorf("fold=%v n=%d: v[%d] = %v with the floor, %v without", fold, n, i, got.floorV[i], ref.floorV[i])
+				}
+			}
+			if n >= 8 && got.zeroed == 0 {
+				t.Errorf("fold=%v n=%d: the floor never stored a 0 where the run without it holds a subnormal", fold, n)
+			}
+		}
+	}
+	for _, fold := range []bool{false, true} {
+		if _, _, diff := run(40, fold, 1e-40); diff < 0 {
+			t.Errorf("fold=%v: a floor of 1e-40 left θ unchanged: the comparison cannot see a floor that matters", fold)
+		}
+	}
+}
+
+// BenchmarkRMSPropSubnormalAccumulator times an RMSProp step of 7,932
+// entries (T-BPTT 5:7 at the Atari inputs) where a quarter of the entries
+// have a gradient of 0 and v stuck at the subnormal fixed point of b·v
+// (4,000·2⁻¹⁰⁷⁴ for b = 0.9999), as the weights of never-lit pixels are
+// after 7.1M steps: without the floor (τ = 0, each step pays the CPU's
+// microcode assists) and with it (the first step stores those entries as 0).
+func BenchmarkRMSPropSubnormalAccumulator(b *testing.B) {
+	const n = 7932
+	for _, c := range []struct {
+		name string
+		tau  float64
+	}{{"no-floor", 0}, {"floor", AccumulatorFloor(1e-8)}} {
+		b.Run(c.name, func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(12, 13))
+			theta, u, v := make([]float64, n), make([]float64, n), make([]float64, n)
+			for i := range u {
+				theta[i] = rng.NormFloat64()
+				if i%4 == 0 {
+					v[i] = 4000 * 0x1p-1074
+				} else {
+					u[i], v[i] = rng.NormFloat64(), 1
+				}
+			}
+			for b.Loop() {
+				rmsprop(theta, u, v, 0.5, 1e-4, 0.9999, 1e-8, c.tau)
+			}
+		})
+	}
+}

@@ -6,8 +6,8 @@ package lanes
 // scalar reference loop. The lane stubs below are never called.
 const useLanes = false
 
-func rmspropLanes(theta, u, v []float64, s, alpha, b, eps float64) { panic(unreachable) }
-func rmspropFoldLanes(theta, u, v, t []float64, s, alpha, b, eps, d, c float64) {
+func rmspropLanes(theta, u, v []float64, s, alpha, b, eps, tau float64) { panic(unreachable) }
+func rmspropFoldLanes(theta, u, v, t []float64, s, alpha, b, eps, d, c, tau float64) {
 	panic(unreachable)
 }
 
