@@ -70,12 +70,12 @@ func fusesMulAdd(x, y, z float64) float64 { return x*y + z }
 // kernels (the float32 functions of this package and the float32 recursions
 // that call them), in both paths: it changes whenever a change can change the
 // bits the float32 engine computes.
-const Float32NumericsVersion = 2
+const Float32NumericsVersion = 3
 
 // Float32Numerics names the numerics of the float32 engine in a build whose
 // float64 kernels compute with numerics n (Numerics()): n followed by "/f32"
 // and, from the float32 kernels' second version on, their version, as in
-// "simd/1/f32" (version 1) or "simd/1/f32/2".
+// "simd/1/f32" (version 1) or "simd/1/f32/3".
 func Float32Numerics(n string) string { return float32Numerics(n, Float32NumericsVersion) }
 
 func float32Numerics(n string, version int) string {

@@ -241,3 +241,70 @@ func BenchmarkRMSPropSubnormalAccumulator(b *testing.B) {
 		})
 	}
 }
+
+// TestRMSProp32Floor checks the float32 floor in RMSProp32, RMSPropFold32
+// and RMSPropHead32, over lengths that take the octet loops, the last
+// partial octet and the masked short path: an entry whose gradient is 0 and
+// whose v sits at a float32 subnormal (where the unfloored b·v stays) is
+// stored as 0 and its θ is unchanged; an entry above τ with a gradient of 0
+// keeps b·v; an ordinary entry's θ, u and v are bitwise those of the same
+// call without the floor.
+func TestRMSProp32Floor(t *testing.T) {
+	const eps, alpha, b, s = 1e-8, 1e-3, 0.9999, 0.7
+	tau := AccumulatorFloor32(eps)
+	if tau != 0x1p-120 {
+		t.Fatalf("AccumulatorFloor32(1e-8) = %v, want 2^-120", tau)
+	}
+	for _, call := range []string{"RMSProp32", "RMSPropFold32", "RMSPropHead32"} {
+		for _, n := range []int{3, 8, 13, 24} {
+			if call == "RMSPropHead32" && n > 8 {
+				continue
+			}
+			theta, u, v := make([]float32, n), make([]float32, n), make([]float32, n)
+			tr := make([]float32, n)
+			for i := range theta {
+				theta[i] = float32(i) - 2.5
+				switch i % 3 {
+				case 0:
+					v[i] = 3000 * 0x1p-149 // subnormal, gradient 0
+				case 1:
+					v[i] = 0x1p-119 // above τ, gradient 0
+				default:
+					u[i], v[i], tr[i] = float32(i)/7, 0.5, float32(i)
+				}
+			}
+			theta0, v0 := append([]float32(nil), theta...), append([]float32(nil), v...)
+			thetaRef, uRef, vRef := append([]float32(nil), theta...), append([]float32(nil), u...), append([]float32(nil), v...)
+			switch call {
+			case "RMSProp32":
+				RMSProp32(theta, u, v, s, alpha, b, eps)
+				rmsprop32(thetaRef, uRef, vRef, s, alpha, b, eps, 0)
+			case "RMSPropFold32":
+				RMSPropFold32(theta, u, v, tr, s, alpha, b, eps, 0.9, 1)
+				rmspropFold32(thetaRef, uRef, vRef, tr, s, alpha, b, eps, 0.9, 1, 0)
+			default:
+				RMSPropHead32(theta, u, v, n/2, s, 2*alpha, alpha, b, eps)
+				rmspropHead32(thetaRef, uRef, vRef, n/2, s, 2*alpha, alpha, b, eps, 0)
+			}
+			for i := range theta {
+				switch i % 3 {
+				case 0:
+					if v[i] != 0 || theta[i] != theta0[i] || vRef[i] == 0 {
+						t.Errorf("%s n=%d: entry %d: v %g θ %g (without the floor v %g), want v 0 θ %g",
+							call, n, i, v[i], theta[i], vRef[i], theta0[i])
+					}
+				case 1:
+					if v[i] != vRef[i] || v[i] == 0 || v[i] >= v0[i] || theta[i] != theta0[i] {
+						t.Errorf("%s n=%d: entry %d: v %g θ %g, want v %g (b·%g) θ %g", call, n, i, v[i], theta[i], vRef[i], v0[i], theta0[i])
+					}
+				default:
+					if math.Float32bits(theta[i]) != math.Float32bits(thetaRef[i]) || math.Float32bits(u[i]) != math.Float32bits(uRef[i]) ||
+						math.Float32bits(v[i]) != math.Float32bits(vRef[i]) || theta[i] == theta0[i] {
+						t.Errorf("%s n=%d: entry %d: θ %g u %g v %g, without the floor θ %g u %g v %g", call, n, i,
+							theta[i], u[i], v[i], thetaRef[i], uRef[i], vRef[i])
+					}
+				}
+			}
+		}
+	}
+}
