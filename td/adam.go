@@ -1,6 +1,10 @@
 package td
 
-import "math"
+import (
+	"math"
+
+	"github.com/ccn-go/ccn/internal/lanes"
+)
 
 // Adam is the optimizer of the paper's Table 1 without momentum (β1 = 0),
 // applied to the TD direction d = δ·z as an ascent direction:
@@ -12,6 +16,10 @@ import "math"
 // added at a stage advance gets the same bias correction as the network at its
 // first step (with one global count its first steps would be α·d/√((1−β2)d²),
 // a hundred times larger than α).
+//
+// As RMSProp's, an entry of v below lanes.AccumulatorFloor(ε) is stored as 0,
+// and so is β2^n_i below 2⁻¹⁰⁰⁰ (where 1 − β2^n_i is 1 with or without it):
+// θ keeps its bits, and runs past 7M steps do not compute on subnormals.
 type Adam struct {
 	StepSize float64 // α
 	Beta2    float64 // β2; if 0 it defaults to 0.9999 (paper Table 1)
@@ -50,6 +58,7 @@ func (a *Adam) Update(theta, u []float64, s float64) {
 		panic("td: Adam.Update length mismatch")
 	}
 	b2, eps, alpha := a.beta2(), a.epsilon(), a.StepSize
+	tau := lanes.AccumulatorFloor(eps)
 	v, pow := a.v[:len(u)], a.pow[:len(u)]
 	theta = theta[:len(u)]
 	// Entries that appeared together have bit-identical powers, so the
@@ -59,7 +68,13 @@ func (a *Adam) Update(theta, u []float64, s float64) {
 		g := s * ui
 		vi := b2*v[i] + (1-b2)*g*g
 		v[i] = vi
+		if vi < tau {
+			v[i] = 0
+		}
 		p := pow[i] * b2
+		if p < 0x1p-1000 {
+			p = 0
+		}
 		pow[i] = p
 		if p != lastPow {
 			lastPow, corr = p, 1/math.Sqrt(1-p)

@@ -186,3 +186,55 @@ func TestRMSPropUpdateFoldMatchesUpdate(t *testing.T) {
 		t.Error("a decay one ulp off went unnoticed")
 	}
 }
+
+// Adam's floors (v below lanes.AccumulatorFloor(ε), β2^n below 2⁻¹⁰⁰⁰) keep
+// θ's bits: with β2 = 0.7 the powers, and the accumulators of entries whose
+// direction turns 0, reach the subnormals within 2,000 steps and stay at
+// one ulp of them (where 0.7 rounds back to 1); θ must stay bitwise that of
+// the formula without floors, computed here entry by entry, while the floors
+// store zeros. A floor on the powers at 2⁻²⁰ changes θ.
+func TestAdamFloorsKeepTheta(t *testing.T) {
+	const n, steps, eps, alpha = 6, 3000, 1e-8, 0.01
+	b2 := 0.7 // a variable: 1 − b2 of a constant would be exact
+	a := &Adam{StepSize: alpha, Beta2: b2}
+	a.Reset(Layout{Size: n, HeadStart: n - 1, HeadEnd: n, Features: 1})
+	theta, want := make([]float64, n), make([]float64, n)
+	v, pow := make([]float64, n), make([]float64, n)
+	for i := range pow {
+		pow[i] = 1
+	}
+	rng := rand.New(rand.NewPCG(21, 22))
+	d := make([]float64, n)
+	for step := range steps {
+		for i := range d {
+			switch {
+			case i < 2 && step > 10: // directions that turn 0: v decays through the subnormals
+				d[i] = 0
+			case i == 2: // a direction decaying through tiny values
+				d[i] = math.Ldexp(1, -step/4)
+			default:
+				d[i] = rng.NormFloat64()
+			}
+		}
+		a.Update(theta, d, 0.5)
+		for i, di := range d {
+			g := 0.5 * di
+			v[i] = b2*v[i] + (1-b2)*g*g
+			pow[i] *= b2
+			want[i] += alpha * g / (math.Sqrt(v[i])*(1/math.Sqrt(1-pow[i])) + eps)
+		}
+		for i := range theta {
+			require.Equal(t, math.Float64bits(want[i]), math.Float64bits(theta[i]), "θ[%d] at step %d", i, step)
+		}
+	}
+	zeros := 0
+	for i := range n {
+		if a.v[i] == 0 && v[i] != 0 {
+			zeros++
+		}
+		if a.pow[i] == 0 && pow[i] != 0 {
+			zeros++
+		}
+	}
+	assert.GreaterOrEqual(t, zeros, n+2, "the floors stored no zeros where the unfloored values are not 0")
+}
