@@ -31,15 +31,15 @@ func rmsprop(theta, u, v []float64, s, alpha, b, eps, tau float64) {
 //	τ = min(2⁻¹⁰⁰⁰, (ε·2⁻⁶⁰)²),   0 where that is below 2⁻¹⁰²⁰
 //
 // An entry whose gradient stays 0 (the weight of a pixel that is never on)
-// decays as bᵗ: with b = 0.9999 it leaves the normal range after 7.1M steps
-// and, rounded on the subnormal grid, stays there for good; each
+// decays as bᵗ: with b = 0.9999 it leaves the normal range after 7.1M
+// steps and, rounded on the subnormal grid, stays there for good; each
 // subnormal operand then costs the CPU a microcode assist, and an Atari
-// T-BPTT step took 8 times as long from there on. Stored as 0 instead, it
-// costs nothing, and θ keeps its bits: √v < ε·2⁻⁶⁰ is below half an ulp
-// of ε for every v < τ, so √v + ε = ε with or without the floor, and a
-// floored entry differs from the unfloored one by less than τ, which
-// b·v + (1−b)·g² absorbs (rounds to the same double) as soon as the
-// new term is above 2⁵⁴·τ, far below where √v + ε would notice; only
+// T-BPTT step took 7 to 8 times as long from there on. Stored as 0
+// instead, it costs nothing, and θ keeps its bits: √v < ε·2⁻⁶⁰ is below
+// half an ulp of ε for every v < τ, so √v + ε = ε with or without the
+// floor, and a floored entry differs from the unfloored one by less than
+// τ, which b·v + (1−b)·g² absorbs (rounds to the same double) as soon as
+// the new term is above 2⁵⁴·τ, far below where √v + ε would notice; only
 // entries of v under about 2⁻⁹⁰⁰ differ (TestRMSPropFloorKeepsTheta).
 // Where ε is too small for that (below about 2⁻⁴⁵⁰) τ is 0: no floor.
 func AccumulatorFloor(eps float64) float64 {
