@@ -181,13 +181,37 @@ func TraceScalars32(k TraceCoef, i, f, g, o, cp, tc []float64, blocks []float32,
 	}
 }
 
+// TinyTrace32 is the magnitude below which the float32 engine stores an
+// entry of its RTRL traces (∂h/∂θ, ∂c/∂θ) and of its eligibility trace as
+// 0: StageTrace32, StageTraceFold32, ScaleBlocks32, ScaleAddBlocks32,
+// ScaleAdd32, ScaleAddSame32 and RMSPropFold32's fold flush what they store.
+// An entry whose inputs stay 0 decays through float32's subnormals (below
+// 2⁻¹²⁶) and, rounded on their grid, can stay there for good (k·f rounds
+// back to k); each subnormal operand costs an Intel core a microcode
+// assist, and a float32 CCN 16 on trace patterning ran 3 times slower than
+// float64 for it. 2⁻¹⁰⁰ rather than 2⁻¹²⁶: an entry above it times any
+// coefficient above 2⁻²⁶ is still normal, so the next step's products do
+// not underflow either. An entry that small is 2⁻⁷⁷ of float32's ε below
+// any gradient entry of 1: far inside the float32 engine's tolerance
+// against the float64 one (compare.Float32Tolerance).
+const TinyTrace32 = 0x1p-100
+
+// flushTiny32 is x, or 0 where |x| < TinyTrace32 (NaN is kept).
+func flushTiny32(x float32) float32 {
+	if x < TinyTrace32 && x > -TinyTrace32 {
+		return 0
+	}
+	return x
+}
+
 // StageTrace32 is StageTrace in float32: the traces ht = ∂h/∂θ and ct =
 // ∂c/∂θ of a stage's u = len(hp) columns of m = len(x) inputs advance by
 // one step,
 //
 //	c' = f·ct + A·ht + κ_q·d      ht' = B·c' + E·ht + [q = o]·D·d
 //
-// with every per-column scalar rounded to float32. It runs the scalar loop
+// with every per-column scalar rounded to float32 and entries below
+// TinyTrace32 stored as 0. It runs the scalar loop
 // in both builds (the engine folds its traces with StageTraceFold32; this
 // is the rarer step whose gradient was not asked for).
 func StageTrace32(ht, ct, x []float32, f, hp []float64, k TraceCoef) {
@@ -297,41 +321,43 @@ func (s *traceRow32) row(hb, cb, zb, x []float32) {
 	hb, cb = hb[:len(x)], cb[:len(x)]
 	for i, dt := range x {
 		hOld, t := float64(hb[i]), float64(dt)
-		cNew := float32(s.f*float64(cb[i]) + (s.A*hOld + s.kq*t))
+		cNew := flushTiny32(float32(s.f*float64(cb[i]) + (s.A*hOld + s.kq*t)))
 		cb[i] = cNew
-		hNew := float32(s.B*float64(cNew) + (s.E*hOld + s.dq*t))
+		hNew := flushTiny32(float32(s.B*float64(cNew) + (s.E*hOld + s.dq*t)))
 		hb[i] = hNew
 		switch {
 		case !s.zb:
 		case s.add:
-			zb[i] = float32(s.d*float64(zb[i]) + s.c*float64(hNew))
+			zb[i] = flushTiny32(float32(s.d*float64(zb[i]) + s.c*float64(hNew)))
 		default:
-			zb[i] = float32(s.c * float64(hNew))
+			zb[i] = flushTiny32(float32(s.c * float64(hNew)))
 		}
 	}
 }
 
 // ScaleBlocks32 is ScaleBlocks in float32: z[j·n+i] = c[j]·t[j·n+i] for
-// len(c) blocks of n = len(t)/len(c) entries, c[j] rounded to float32.
+// len(c) blocks of n = len(t)/len(c) entries, c[j] rounded to float32,
+// entries below TinyTrace32 stored as 0.
 func ScaleBlocks32(z []float32, c []float64, t []float32) {
 	n := checkBlocks32("ScaleBlocks32", z, c, t)
 	for j, cj := range c {
 		c32 := float32(cj)
 		for i, ti := range t[j*n : (j+1)*n] {
-			z[j*n+i] = c32 * ti
+			z[j*n+i] = flushTiny32(c32 * ti)
 		}
 	}
 }
 
 // ScaleAddBlocks32 is ScaleAddBlocks in float32: z[j·n+i] ← d·z[j·n+i] +
-// c[j]·t[j·n+i], d and c[j] rounded to float32.
+// c[j]·t[j·n+i], d and c[j] rounded to float32, entries below TinyTrace32
+// stored as 0.
 func ScaleAddBlocks32(z []float32, d float64, c []float64, t []float32) {
 	n := checkBlocks32("ScaleAddBlocks32", z, c, t)
 	d32 := float32(d)
 	for j, cj := range c {
 		c32 := float32(cj)
 		for i, ti := range t[j*n : (j+1)*n] {
-			z[j*n+i] = d32*z[j*n+i] + c32*ti
+			z[j*n+i] = flushTiny32(d32*z[j*n+i] + c32*ti)
 		}
 	}
 }
@@ -350,23 +376,25 @@ func checkBlocks32(name string, z []float32, c []float64, t []float32) int {
 }
 
 // ScaleAdd32 sets z ← d·z + c·t element-wise in float32 (len(t) ≥ len(z)),
-// with d, c and t rounded to float32: the float32 engine's fold of float64
-// values (the head's features) into its eligibility trace.
+// with d, c and t rounded to float32, entries below TinyTrace32 stored as
+// 0: the float32 engine's fold of float64 values (the head's features) into
+// its eligibility trace.
 func ScaleAdd32(z []float32, d, c float64, t []float64) {
 	t = t[:len(z)]
 	d32, c32 := float32(d), float32(c)
 	for i, ti := range t {
-		z[i] = d32*z[i] + c32*float32(ti)
+		z[i] = flushTiny32(d32*z[i] + c32*float32(ti))
 	}
 }
 
 // ScaleAddSame32 sets z ← d·z + c·t element-wise in float32 (len(t) ≥
-// len(z)), d and c rounded to float32, as fma32(d, z, c·t).
+// len(z)), d and c rounded to float32, as fma32(d, z, c·t), entries below
+// TinyTrace32 stored as 0.
 func ScaleAddSame32(z []float32, d, c float64, t []float32) {
 	t = t[:len(z)]
 	d32, c32 := float32(d), float32(c)
 	for i, ti := range t {
-		z[i] = fma32(d32, z[i], c32*ti)
+		z[i] = flushTiny32(fma32(d32, z[i], c32*ti))
 	}
 }
 

@@ -3,6 +3,7 @@
 package lanes
 
 import (
+	"math"
 	"simd/archsimd"
 	"unsafe"
 
@@ -27,6 +28,23 @@ func ld32At(p unsafe.Pointer, i int) f32x8 {
 func st32At(v f32x8, p unsafe.Pointer, i int) { v.Store((*[8]float32)(unsafe.Add(p, 4*i))) }
 
 func base32(s []float32) unsafe.Pointer { return unsafe.Pointer(unsafe.SliceData(s)) }
+
+// tinyBits32 is TinyTrace32's bits in eight lanes, absBits32 the mask of a
+// float32's magnitude.
+var (
+	tinyBits32 = splatInt32(int32(math.Float32bits(TinyTrace32)))
+	absBits32  = splatInt32(0x7fffffff)
+)
+
+func splatInt32(x int32) [8]int32 { return [8]int32{x, x, x, x, x, x, x, x} }
+
+// flush32 is v with the lanes whose magnitude is below TinyTrace32 zeroed
+// (flushTiny32 in eight lanes; NaN lanes are kept): the magnitude's bits
+// compared as integers, which orders them as the values.
+func flush32(v f32x8) f32x8 {
+	mag := v.AsInt32x8().And(archsimd.LoadInt32x8(&absBits32))
+	return f32x8{}.Merge(v, mag.Less(archsimd.LoadInt32x8(&tinyBits32)))
+}
 
 // input32Lanes is the lane path of Input32 (len(x) ≥ 4).
 func input32Lanes(dst []float32, x []float64) {
@@ -137,9 +155,9 @@ func column32At(ph, pc, pz, px unsafe.Pointer, m int, s *colScalars32, add bool)
 	kc, kh := archsimd.LoadFloat32x8(&s.kc), archsimd.LoadFloat32x8(&s.kh)
 	i := 4 * m
 	h := ld32At(ph, i)
-	cn := vf.MulAdd(ld32At(pc, i), vA.MulAdd(h, kc))
+	cn := flush32(vf.MulAdd(ld32At(pc, i), vA.MulAdd(h, kc)))
 	st32At(cn, pc, i)
-	hn := vB.MulAdd(cn, vE.MulAdd(h, kh))
+	hn := flush32(vB.MulAdd(cn, vE.MulAdd(h, kh)))
 	st32At(hn, ph, i)
 	st32At(fold32(hn, ld32At(pz, i), bc32(s.d), bc32(s.c), add), pz, i)
 	clearUpper()
@@ -159,41 +177,41 @@ func rows32(ph, pc, pz, px unsafe.Pointer, m, from, to int, oh, oc, oz unsafe.Po
 		w := k - from
 		// gate i
 		h := ld32At(ph, k)
-		cn := vf.MulAdd(ld32At(pc, k), vA.MulAdd(h, vki.Mul(xv)))
+		cn := flush32(vf.MulAdd(ld32At(pc, k), vA.MulAdd(h, vki.Mul(xv))))
 		st32At(cn, oc, w)
-		hn := vB.MulAdd(cn, vE.Mul(h))
+		hn := flush32(vB.MulAdd(cn, vE.Mul(h)))
 		st32At(hn, oh, w)
 		st32At(fold32(hn, ld32At(pz, k), vd, vc, add), oz, w)
 		// gate f
 		h = ld32At(ph, m+k)
-		cn = vf.MulAdd(ld32At(pc, m+k), vA.MulAdd(h, vkf.Mul(xv)))
+		cn = flush32(vf.MulAdd(ld32At(pc, m+k), vA.MulAdd(h, vkf.Mul(xv))))
 		st32At(cn, oc, stride+w)
-		hn = vB.MulAdd(cn, vE.Mul(h))
+		hn = flush32(vB.MulAdd(cn, vE.Mul(h)))
 		st32At(hn, oh, stride+w)
 		st32At(fold32(hn, ld32At(pz, m+k), vd, vc, add), oz, stride+w)
 		// gate g
 		h = ld32At(ph, m2+k)
-		cn = vf.MulAdd(ld32At(pc, m2+k), vA.MulAdd(h, vkg.Mul(xv)))
+		cn = flush32(vf.MulAdd(ld32At(pc, m2+k), vA.MulAdd(h, vkg.Mul(xv))))
 		st32At(cn, oc, s2+w)
-		hn = vB.MulAdd(cn, vE.Mul(h))
+		hn = flush32(vB.MulAdd(cn, vE.Mul(h)))
 		st32At(hn, oh, s2+w)
 		st32At(fold32(hn, ld32At(pz, m2+k), vd, vc, add), oz, s2+w)
 		// gate o: D·x enters h
 		h = ld32At(ph, m3+k)
-		cn = vf.MulAdd(ld32At(pc, m3+k), vA.Mul(h))
+		cn = flush32(vf.MulAdd(ld32At(pc, m3+k), vA.Mul(h)))
 		st32At(cn, oc, s3+w)
-		hn = vB.MulAdd(cn, vE.MulAdd(h, vD.Mul(xv)))
+		hn = flush32(vB.MulAdd(cn, vE.MulAdd(h, vD.Mul(xv))))
 		st32At(hn, oh, s3+w)
 		st32At(fold32(hn, ld32At(pz, m3+k), vd, vc, add), oz, s3+w)
 	}
 }
 
-// fold32 is the new z of an octet: d·z + c·hn if add, else c·hn.
+// fold32 is the new z of an octet: d·z + c·hn if add, else c·hn (flushed).
 func fold32(hn, z, vd, vc f32x8, add bool) f32x8 {
 	if add {
-		return vd.MulAdd(z, vc.Mul(hn))
+		return flush32(vd.MulAdd(z, vc.Mul(hn)))
 	}
-	return vc.Mul(hn)
+	return flush32(vc.Mul(hn))
 }
 
 // cell32Lanes is the lane path of Cell32 (eight lanes): the octets of

@@ -1,6 +1,7 @@
 package lanes
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -150,5 +151,94 @@ func TestFloat32KernelsTeeth(t *testing.T) {
 		if worst <= 4*10*eps {
 			t.Errorf("%s: c's worst gap %.3g is within the budget %.3g", defect, worst, 4*10*eps)
 		}
+	}
+}
+
+// tinyMix returns n float32 values of random sign and magnitudes 2⁻¹¹⁰ to
+// 2⁻⁹⁰: around TinyTrace32, so that a step's results fall on both sides.
+func tinyMix(rng *rand.Rand, n int) []float32 {
+	a := make([]float32, n)
+	for i := range a {
+		a[i] = float32(math.Ldexp(1+rng.Float64(), -110+rng.IntN(20)))
+		if rng.IntN(2) == 0 {
+			a[i] = -a[i]
+		}
+	}
+	return a
+}
+
+// The float32 engine's trace kernels store no entry of magnitude below
+// TinyTrace32 but 0: every kernel that stores traces or the eligibility
+// trace (both paths of StageTraceFold32, flat and by rows, folding and
+// setting, StageTrace32, the scale kernels and RMSPropFold32's fold), from
+// inputs around the threshold with x = 0 (so that they decay). Each case
+// must also store some entries above it and some zeros: a kernel that does
+// not flush leaves entries between 0 and the threshold and fails.
+func TestFloat32TracesFlushTiny(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	check := func(name string, vs ...[]float32) {
+		t.Helper()
+		zeros, above := 0, 0
+		for _, v := range vs {
+			for i, x := range v {
+				switch a := math.Abs(float64(x)); {
+				case a == 0:
+					zeros++
+				case a < TinyTrace32:
+					t.Errorf("%s: entry %d = %g, below TinyTrace32 and not 0", name, i, x)
+					return
+				default:
+					above++
+				}
+			}
+		}
+		if zeros == 0 || above == 0 {
+			t.Errorf("%s: %d zeros and %d entries above TinyTrace32: the case does not straddle the threshold", name, zeros, above)
+		}
+	}
+	for _, m := range []int{1, 5, 13, 40} {
+		const u = 3
+		size := arch.ColumnParams(m)
+		f, c, h := make([]float64, u), make([]float64, u), make([]float64, u)
+		k := NewTraceCoef(u)
+		for j := range u {
+			f[j], c[j] = float64(float32(0.5+0.4*rng.Float64())), float64(float32(0.5+rng.Float64()))
+			k.A[j], k.B[j], k.E[j] = float64(float32(0.3*rng.Float64())), float64(float32(0.2+0.5*rng.Float64())), float64(float32(0.3*rng.Float64()))
+		}
+		x := make([]float32, Padded32(m))[:m]
+		for _, add := range []bool{true, false} {
+			ht, ct, z := tinyMix(rng, u*size), tinyMix(rng, u*size), tinyMix(rng, u*size)
+			StageTraceFold32(ht, ct, x, f, h, k, z, 0.9, c, add)
+			check(fmt.Sprintf("StageTraceFold32 m=%d add=%v", m, add), ht, ct, z)
+		}
+		ht, ct := tinyMix(rng, u*size), tinyMix(rng, u*size)
+		StageTrace32(ht, ct, x, f, h, k)
+		check(fmt.Sprintf("StageTrace32 m=%d", m), ht, ct)
+	}
+	n := 37
+	coef := []float64{0.7, 0.9}
+	z, tr := tinyMix(rng, 2*n), tinyMix(rng, 2*n)
+	ScaleBlocks32(z, coef, tr)
+	check("ScaleBlocks32", z)
+	z = tinyMix(rng, 2*n)
+	ScaleAddBlocks32(z, 0.9, coef, tr)
+	check("ScaleAddBlocks32", z)
+	z, t64 := tinyMix(rng, n), make([]float64, n)
+	for i, v := range tinyMix(rng, n) {
+		t64[i] = float64(v)
+	}
+	ScaleAdd32(z, 0.9, 0.8, t64)
+	check("ScaleAdd32", z)
+	z = tinyMix(rng, n)
+	ScaleAddSame32(z, 0.9, 0.8, tr)
+	check("ScaleAddSame32", z)
+	for _, l := range []int{5, 8, 37} {
+		theta, v := make([]float32, l), make([]float32, l)
+		for i := range v {
+			v[i] = 1
+		}
+		z = tinyMix(rng, l)
+		RMSPropFold32(theta, z, v, tinyMix(rng, l), 0.5, 1e-3, 0.9999, 1e-8, 0.3, 0.2)
+		check(fmt.Sprintf("RMSPropFold32 n=%d", l), z)
 	}
 }

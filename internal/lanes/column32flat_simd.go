@@ -111,9 +111,9 @@ func column32FlatAt(ph, pc, pz, pk unsafe.Pointer, s *flatScalars32) {
 		g := archsimd.LoadUint32x8((*[8]uint32)(unsafe.Add(pg, 4*i)))
 		xv := ld32At(pxs, i)
 		h := ld32At(ph, i)
-		tc = vf.MulAdd(ld32At(pc, i), vA.MulAdd(h, kv.Permute(g).Mul(xv)))
-		th = vB.MulAdd(tc, vE.MulAdd(h, kd.Permute(g).Mul(xv)))
-		tz = vd.MulAdd(ld32At(pz, i), vc.Mul(th))
+		tc = flush32(vf.MulAdd(ld32At(pc, i), vA.MulAdd(h, kv.Permute(g).Mul(xv))))
+		th = flush32(vB.MulAdd(tc, vE.MulAdd(h, kd.Permute(g).Mul(xv))))
+		tz = flush32(vd.MulAdd(ld32At(pz, i), vc.Mul(th)))
 	}
 	// Pointers advanced by an octet (addresses without index arithmetic),
 	// the loaded values the destination of the fused operations (no copies
@@ -123,11 +123,11 @@ func column32FlatAt(ph, pc, pz, pk unsafe.Pointer, s *flatScalars32) {
 		g := archsimd.LoadUint32x8((*[8]uint32)(qg))
 		xv := ld32At(qx, 0)
 		p, q := kv.Permute(g).Mul(xv), kd.Permute(g).Mul(xv)
-		cn := ld32At(qc, 0).MulAdd(vf, ld32At(qh, 0).MulAdd(vA, p))
+		cn := flush32(ld32At(qc, 0).MulAdd(vf, ld32At(qh, 0).MulAdd(vA, p)))
 		st32At(cn, qc, 0)
-		hn := cn.MulAdd(vB, ld32At(qh, 0).MulAdd(vE, q))
+		hn := flush32(cn.MulAdd(vB, ld32At(qh, 0).MulAdd(vE, q)))
 		st32At(hn, qh, 0)
-		st32At(ld32At(qz, 0).MulAdd(vd, hn.Mul(vc)), qz, 0)
+		st32At(flush32(ld32At(qz, 0).MulAdd(vd, hn.Mul(vc))), qz, 0)
 		qg, qx, qh, qc, qz = unsafe.Add(qg, 32), unsafe.Add(qx, 32), unsafe.Add(qh, 32), unsafe.Add(qc, 32), unsafe.Add(qz, 32)
 	}
 	if n8 < n {
@@ -139,11 +139,11 @@ func column32FlatAt(ph, pc, pz, pk unsafe.Pointer, s *flatScalars32) {
 	g := archsimd.LoadUint32x8(&scalarGates32)
 	xv := bc32(s.hp).MulAdd(archsimd.LoadFloat32x8(&lowOnes32), archsimd.LoadFloat32x8(&highOnes32))
 	h := ld32At(ph, n)
-	cn := vf.MulAdd(ld32At(pc, n), vA.MulAdd(h, kv.Permute(g).Mul(xv)))
+	cn := flush32(vf.MulAdd(ld32At(pc, n), vA.MulAdd(h, kv.Permute(g).Mul(xv))))
 	st32At(cn, pc, n)
-	hn := vB.MulAdd(cn, vE.MulAdd(h, kd.Permute(g).Mul(xv)))
+	hn := flush32(vB.MulAdd(cn, vE.MulAdd(h, kd.Permute(g).Mul(xv))))
 	st32At(hn, ph, n)
-	st32At(vd.MulAdd(ld32At(pz, n), vc.Mul(hn)), pz, n)
+	st32At(flush32(vd.MulAdd(ld32At(pz, n), vc.Mul(hn))), pz, n)
 	clearUpper()
 }
 
@@ -168,19 +168,19 @@ func column32FlatSetAt(ph, pc, pz, pk unsafe.Pointer, s *flatScalars32) {
 		g := archsimd.LoadUint32x8((*[8]uint32)(unsafe.Add(pg, 4*i)))
 		xv := ld32At(pxs, i)
 		h := ld32At(ph, i)
-		tc = vf.MulAdd(ld32At(pc, i), vA.MulAdd(h, kv.Permute(g).Mul(xv)))
-		th = vB.MulAdd(tc, vE.MulAdd(h, kd.Permute(g).Mul(xv)))
-		tz = vc.Mul(th)
+		tc = flush32(vf.MulAdd(ld32At(pc, i), vA.MulAdd(h, kv.Permute(g).Mul(xv))))
+		th = flush32(vB.MulAdd(tc, vE.MulAdd(h, kd.Permute(g).Mul(xv))))
+		tz = flush32(vc.Mul(th))
 	}
 	for i := 0; i < n8; i += 8 {
 		g := archsimd.LoadUint32x8((*[8]uint32)(unsafe.Add(pg, 4*i)))
 		xv := ld32At(pxs, i)
 		h := ld32At(ph, i)
-		cn := vf.MulAdd(ld32At(pc, i), vA.MulAdd(h, kv.Permute(g).Mul(xv)))
+		cn := flush32(vf.MulAdd(ld32At(pc, i), vA.MulAdd(h, kv.Permute(g).Mul(xv))))
 		st32At(cn, pc, i)
-		hn := vB.MulAdd(cn, vE.MulAdd(h, kd.Permute(g).Mul(xv)))
+		hn := flush32(vB.MulAdd(cn, vE.MulAdd(h, kd.Permute(g).Mul(xv))))
 		st32At(hn, ph, i)
-		st32At(vc.Mul(hn), pz, i)
+		st32At(flush32(vc.Mul(hn)), pz, i)
 	}
 	if n8 < n {
 		st32At(tc, pc, n-8)
@@ -191,10 +191,10 @@ func column32FlatSetAt(ph, pc, pz, pk unsafe.Pointer, s *flatScalars32) {
 	g := archsimd.LoadUint32x8(&scalarGates32)
 	xv := bc32(s.hp).MulAdd(archsimd.LoadFloat32x8(&lowOnes32), archsimd.LoadFloat32x8(&highOnes32))
 	h := ld32At(ph, n)
-	cn := vf.MulAdd(ld32At(pc, n), vA.MulAdd(h, kv.Permute(g).Mul(xv)))
+	cn := flush32(vf.MulAdd(ld32At(pc, n), vA.MulAdd(h, kv.Permute(g).Mul(xv))))
 	st32At(cn, pc, n)
-	hn := vB.MulAdd(cn, vE.MulAdd(h, kd.Permute(g).Mul(xv)))
+	hn := flush32(vB.MulAdd(cn, vE.MulAdd(h, kd.Permute(g).Mul(xv))))
 	st32At(hn, ph, n)
-	st32At(vc.Mul(hn), pz, n)
+	st32At(flush32(vc.Mul(hn)), pz, n)
 	clearUpper()
 }

@@ -69,7 +69,8 @@ func fusesMulAdd(x, y, z float64) float64 { return x*y + z }
 // Float32NumericsVersion numbers the arithmetic of the float32 engine's
 // kernels (the float32 functions of this package and the float32 recursions
 // that call them), in both paths: it changes whenever a change can change the
-// bits the float32 engine computes.
+// bits the float32 engine computes. Version 3 floors RMSProp's accumulator
+// (AccumulatorFloor32) and flushes trace entries below TinyTrace32.
 const Float32NumericsVersion = 3
 
 // Float32Numerics names the numerics of the float32 engine in a build whose

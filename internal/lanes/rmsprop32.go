@@ -90,8 +90,9 @@ func rmspropHead32(theta, u, v []float32, nh int, s, alphaHead, alpha, b, eps fl
 }
 
 // RMSPropFold32 is RMSProp32(theta, u, v, s, alpha, b, eps) followed by u ←
-// d·u + c·t in float32 (d, c rounded): the RMSProp step reads u before the
-// fold. The lane path (n ≥ 8) does both in one pass.
+// d·u + c·t in float32 (d, c rounded; ScaleAddSame32, entries below
+// TinyTrace32 stored as 0): the RMSProp step reads u before the fold. The
+// lane path (n ≥ 8) does both in one pass.
 func RMSPropFold32(theta, u, v, t []float32, s, alpha, b, eps, d, c float64) {
 	n := len(u)
 	if len(theta) < n || len(v) < n || len(t) < n {

@@ -71,12 +71,12 @@ func rmspropFold32At(pt, pu, pv, ptr unsafe.Pointer, n int, s, alpha, b, c, eps,
 	g := vs.Mul(lu)
 	lv := vc.Mul(g).MulAdd(g, vb.Mul(ld32At(pv, n-8)))
 	lt := ld32At(pt, n-8).Add(va.Mul(g).Div(lv.Sqrt().Add(ve)))
-	lz := vd.MulAdd(lu, vk.Mul(ld32At(ptr, n-8)))
+	lz := flush32(vd.MulAdd(lu, vk.Mul(ld32At(ptr, n-8))))
 	i := 0
 	for ; i+16 <= n8; i += 16 {
 		u0, u1 := ld32At(pu, i), ld32At(pu, i+8)
-		st32At(vd.MulAdd(u0, vk.Mul(ld32At(ptr, i))), pu, i)
-		st32At(vd.MulAdd(u1, vk.Mul(ld32At(ptr, i+8))), pu, i+8)
+		st32At(flush32(vd.MulAdd(u0, vk.Mul(ld32At(ptr, i)))), pu, i)
+		st32At(flush32(vd.MulAdd(u1, vk.Mul(ld32At(ptr, i+8)))), pu, i+8)
 		g0, g1 := vs.Mul(u0), vs.Mul(u1)
 		v0 := vc.Mul(g0).MulAdd(g0, vb.Mul(ld32At(pv, i)))
 		v1 := vc.Mul(g1).MulAdd(g1, vb.Mul(ld32At(pv, i+8)))
@@ -89,7 +89,7 @@ func rmspropFold32At(pt, pu, pv, ptr unsafe.Pointer, n int, s, alpha, b, c, eps,
 	}
 	if i < n8 {
 		u0 := ld32At(pu, i)
-		st32At(vd.MulAdd(u0, vk.Mul(ld32At(ptr, i))), pu, i)
+		st32At(flush32(vd.MulAdd(u0, vk.Mul(ld32At(ptr, i)))), pu, i)
 		g := vs.Mul(u0)
 		vi := vc.Mul(g).MulAdd(g, vb.Mul(ld32At(pv, i)))
 		st32At(floored32(vi, vf), pv, i)
