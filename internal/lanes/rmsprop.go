@@ -1,6 +1,10 @@
 package lanes
 
-import "math"
+import (
+	"math"
+
+	"github.com/ccn-go/ccn/arch"
+)
 
 // RMSProp applies the RMSProp step (package experiments documents the
 // optimizer) to one block of parameters, in place:
@@ -54,8 +58,9 @@ func AccumulatorFloor(eps float64) float64 {
 	return t
 }
 
-// floorAccumulator is v, or 0 where v < tau (AccumulatorFloor).
-func floorAccumulator(v, tau float64) float64 {
+// floorAccumulator is v, or 0 where v < tau (AccumulatorFloor,
+// AccumulatorFloor32).
+func floorAccumulator[T arch.Float](v, tau T) T {
 	if v < tau {
 		return 0
 	}

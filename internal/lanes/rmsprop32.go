@@ -122,10 +122,7 @@ func rmsprop32Scalar(theta, u, v []float32, s, alpha, b, eps float64, tau float3
 	for i, ui := range u {
 		g := float64(s32 * ui)
 		vi := float32(c*g*g + bb*float64(v[i]))
-		v[i] = vi
-		if vi < tau {
-			v[i] = 0
-		}
+		v[i] = floorAccumulator(vi, tau)
 		theta[i] = float32(float64(theta[i]) + a*g/(math.Sqrt(float64(vi))+e))
 	}
 }

@@ -104,22 +104,21 @@ func TestRMSPropFoldMatchesTwoCalls(t *testing.T) {
 // the floor: entries whose gradient is always 0 and whose v starts just
 // above τ, at the subnormal fixed point of b·v or decays through both;
 // traces that decay geometrically through the range where (1−b)·g² is near
-// 2⁵⁴·τ; entries whose √v is near half an ulp of ε; and ordinary entries, over lengths that take the lane loops and
-// their tails. That the floor acted is checked (v entries stored as 0 where
-// the run without it holds subnormals), and that the comparison has teeth:
-// a floor of 1e-40, far above where √v + ε stops noticing v, must change θ.
+// 2⁵⁴·τ; entries whose √v is near half an ulp of ε; and ordinary entries,
+// over lengths that take the lane loops and their tails. That the floor
+// acted is checked (v entries stored as 0 where the run without it holds
+// subnormals), and that the comparison has teeth: a floor of 1e-40, far
+// above where √v + ε stops noticing v, must change θ.
 func TestRMSPropFloorKeepsTheta(t *testing.T) {
 	const eps, alpha, b = 1e-8, 1e-3, 0.9
 	tau := AccumulatorFloor(eps)
 	if tau != 0x1p-1000 {
 		t.Fatalf("AccumulatorFloor(1e-8) = %v, want 2^-1000", tau)
 	}
-	type trajectory struct {
-		fold                       bool
-		floorTheta, floorU, floorV []float64
-		zeroed                     int // v entries the floor stored as 0 where the other run has subnormals
-	}
-	run := func(n int, fold bool, floor float64) (ref, got trajectory, diffStep int) {
+	// run returns the accumulators without the floor and with it, how many
+	// entries the floor stored as 0 where the other run holds a subnormal,
+	// and the first step at which θ or u differ (−1: none).
+	run := func(n int, fold bool, floor float64) (vRef, vGot []float64, zeroed, diffStep int) {
 		rng := rand.New(rand.NewPCG(uint64(n), 11))
 		theta, u, v := make([]float64, n), make([]float64, n), make([]float64, n)
 		kind := make([]int, n)
@@ -180,33 +179,31 @@ func TestRMSPropFloorKeepsTheta(t *testing.T) {
 				}
 			}
 		}
-		got = trajectory{fold: fold, floorTheta: theta2, floorU: u2, floorV: v2}
 		for i := range v {
 			if v2[i] == 0 && v[i] != 0 && v[i] < 0x1p-1022 {
-				got.zeroed++
+				zeroed++
 			}
 		}
-		return trajectory{fold: fold, floorTheta: theta, floorU: u, floorV: v}, got, diffStep
+		return v, v2, zeroed, diffStep
 	}
 	for _, fold := range []bool{false, true} {
 		for _, n := range []int{3, 8, 13, 40} {
-			ref, got, diff := run(n, fold, tau)
+			vRef, vGot, zeroed, diff := run(n, fold, tau)
 			if diff >= 0 {
 				t.Errorf("fold=%v n=%d: θ or u differ from step %d on", fold, n, diff)
 			}
-			for i := range ref.floorV {
-				if (ref.floorV[i] >= 0x1p-900 || got.floorV[i] >= 0x1p-900) &&
-					math.Float64bits(ref.floorV[i]) != math.Float64bits(got.floorV[i]) {
-					t.Errorf("fold=%v n=%d: v[%d] = %v with the floor, %v without", fold, n, i, got.floorV[i], ref.floorV[i])
+			for i := range vRef {
+				if (vRef[i] >= 0x1p-900 || vGot[i] >= 0x1p-900) && math.Float64bits(vRef[i]) != math.Float64bits(vGot[i]) {
+					t.Errorf("fold=%v n=%d: v[%d] = %v with the floor, %v without", fold, n, i, vGot[i], vRef[i])
 				}
 			}
-			if n >= 8 && got.zeroed == 0 {
+			if n >= 8 && zeroed == 0 {
 				t.Errorf("fold=%v n=%d: the floor never stored a 0 where the run without it holds a subnormal", fold, n)
 			}
 		}
 	}
 	for _, fold := range []bool{false, true} {
-		if _, _, diff := run(40, fold, 1e-40); diff < 0 {
+		if _, _, _, diff := run(40, fold, 1e-40); diff < 0 {
 			t.Errorf("fold=%v: a floor of 1e-40 left θ unchanged: the comparison cannot see a floor that matters", fold)
 		}
 	}
