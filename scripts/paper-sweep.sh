@@ -16,10 +16,12 @@
 # directory (DIR/runs/ID, package sweep). `run` first copies the committed runs
 # of results/SCALE into WORK (a fresh machine resumes from the repository), then
 # recomputes the complete runs that a build of other numerics made
-# (scripts/rerun-mismatched.sh), then repeats: emit the runnable runs of every study (ccn sweep --emit-tasks; a
-# complete run is never listed), keep the next CHUNK of them (likely step sizes
-# first, then by seed: see below), run them with JOBS processes under nice 19,
-# until nothing is runnable. T-BPTT runs are left out unless TBPTT=1.
+# (scripts/rerun-mismatched.sh), then starts JOBS workers under nice 19. Each
+# repeats: emit the runnable runs of every study (ccn sweep --emit-tasks; a
+# complete run is never listed), take the next CHUNK of them that no other
+# worker holds (likely step sizes first, then by seed: see plan), run them one
+# after the other; until nothing is runnable and no other worker runs. T-BPTT
+# runs are left out unless TBPTT=1.
 #
 # The committed form of a run is summary.json (complete run, final error) and
 # curve.csv (100 points at log-every 100000), what `ccn collect`, `ccn plot` and
@@ -27,13 +29,15 @@
 # 100 of CCN and T-BPTT k=15 H=4). About 3.7 kB per run.
 #
 # Environment: SCALE (paper; medium for the Atari files; smoke tries the script
-# in a minute, with WORK and a scratch clone), JOBS (2), CHUNK (16), TBPTT (run
+# in a minute, with WORK and a scratch clone), JOBS (2), CHUNK (8 runs a
+# worker takes at a time), TBPTT (run
 # T-BPTT groups too: 0 at paper scale, 1 at medium, where T-BPTT is every
 # game's reference), STUDIES (the six trace-patterning files; the three Atari
 # files at medium), ALPHAS (the order in which step sizes run: 3e-4 first, at
 # medium the authors' 1e-4), FINALS (run only the first FINALS final seeds of
-# each group, 100 to 100+FINALS-1; default all), CCN (status: the binary to ask;
-# default a build of this repository).
+# each group, 100 to 100+FINALS-1; default all), CCN (the binary that runs and
+# answers status; default a build of this repository, the lane build for run),
+# CONFIGS (the directory of the study files; default experiments/configs).
 set -eu
 
 cmd=${1:-}
@@ -43,7 +47,8 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 ccn="$work/ccn" # built by run: the whole sweep uses one binary
 committed="$repo/results/$SCALE"
 JOBS=${JOBS:-2}
-CHUNK=${CHUNK:-16}
+CHUNK=${CHUNK:-8}
+configs=${CONFIGS:-$repo/experiments/configs}
 FINALS=${FINALS:-1000000}
 if [ "$SCALE" = medium ]; then
 	TBPTT=${TBPTT:-1}
@@ -73,51 +78,101 @@ run() {
 	# The lane build, like make build (summary.json records "kernels": "simd" and,
 	# with -buildvcs=auto whatever GOFLAGS says, the revision).
 	# A new file renamed into place: runs still using the old binary keep it.
-	(cd "$repo" && GOEXPERIMENT=simd go build -buildvcs=auto -o "$ccn.new" ./cmd/ccn) && mv "$ccn.new" "$ccn"
+	if [ -n "${CCN:-}" ]; then
+		ccn=$CCN
+	else
+		(cd "$repo" && GOEXPERIMENT=simd go build -buildvcs=auto -o "$ccn.new" ./cmd/ccn) && mv "$ccn.new" "$ccn"
+	fi
 	if [ -d "$committed/runs" ]; then
 		cp -Rn "$committed/runs" "$work/" # never overwrite a run computed here
 	fi
 	# One build per results directory: runs of other numerics than this
 	# binary's are recomputed first (ccn sweep refuses to resume over them).
 	CCN="$ccn" JOBS="$JOBS" "$repo/scripts/rerun-mismatched.sh" "$work"
+	# JOBS workers; each in turn plans (under a lock), takes the next CHUNK
+	# runs that no other worker holds and runs them one after the other. No
+	# core waits for another's last run: a worker that finds nothing runnable
+	# waits only while another still runs (whose runs may complete a group's
+	# sweep and so make its final runs runnable) and stops when none does.
+	claims="$work/claims"
+	rm -rf "$claims"
+	mkdir -p "$claims"
+	pids=
+	i=1
+	while [ "$i" -le "$JOBS" ]; do
+		worker "$i" &
+		pids="$pids $!"
+		i=$((i + 1))
+	done
+	failed=0
+	for p in $pids; do
+		wait "$p" || failed=1
+	done
+	return $failed
+}
+
+# worker N: plan, take, run, until nothing is runnable and no other worker runs.
+worker() {
+	next="$work/tasks.next.$1"
 	while :; do
-		: >"$work/tasks.all"
-		for s in $STUDIES; do
-			"$ccn" sweep "$repo/experiments/configs/$s.yaml" --scale "$SCALE" --out "$work" \
-				--emit-tasks "$work/tasks.$s" >/dev/null
-			cat "$work/tasks.$s" >>"$work/tasks.all"
-		done
-		# Runs another process of this machine is computing are skipped.
-		{ echo -; ps -eo args | awk '$2 == "run" { for (i = 3; i < NF; i++) if ($i == "--out") print $(i + 1) }'; } >"$work/busy"
-		# Order: sweep runs (seeds below 100) first, by step size in the order
-		# ALPHAS (so that a partial sweep has whole candidates), ε 0.001 before 0.01, then seed; then final runs by seed,
-		# so that the final seeds of all groups advance together. --seed is
-		# omitted for seed 0. One line per run directory.
-		awk -v tbptt="$TBPTT" -v finals="$FINALS" -v alphas=" $ALPHAS " '
-			FNR == NR { busy[$0] = 1; next }
-			/--method tbptt/ && tbptt != 1 { next }
-			{ seed = 0; alpha = ""; eps = ""
-			  for (i = 1; i < NF; i++) {
-				if ($i == "--seed") seed = $(i + 1)
-				if ($i == "--step-size") alpha = $(i + 1)
-				if ($i == "--epsilon") eps = $(i + 1)
-			  }
-			  p = index(alphas, " " alpha " ")
-			  out = $NF; if (out in busy || out in seen) next
-			  seen[out] = 1; pri = p * 2 + (eps == "0.01")
-			  if (seed < 100) print 0 "\t" pri "\t" seed "\t" $0
-			  else if (seed < 100 + finals) print 1 "\t" seed "\t" pri "\t" $0 }' "$work/busy" "$work/tasks.all" |
-			sort -s -n -k1,1 -k2,2 -k3,3 | cut -f4- | head -n "$CHUNK" >"$work/tasks.next"
-		if [ ! -s "$work/tasks.next" ]; then
-			echo "paper-sweep: nothing runnable (TBPTT=$TBPTT)"
-			break
+		# flock(1): a worker that dies while it plans closes the file and so frees the lock.
+		{
+			flock 9
+			plan "$next"
+			others=$(cat "$claims"/* 2>/dev/null | wc -l)
+			[ ! -s "$next" ] || awk '{ print $NF }' "$next" >"$claims/$1"
+		} 9>"$work/plan.lock"
+		if [ ! -s "$next" ]; then
+			if [ "$others" -eq 0 ]; then
+				echo "paper-sweep: worker $1: nothing runnable (TBPTT=$TBPTT)"
+				return
+			fi
+			sleep 3 # on a core with nothing else to do
+			continue
 		fi
-		echo "paper-sweep: $(date -u +%H:%M:%S) running $(wc -l <"$work/tasks.next") runs"
+		echo "paper-sweep: $(date -u +%H:%M:%S) worker $1 running $(wc -l <"$next") runs"
 		# ccn run exits 3 for a diverged run (a result): keep going.
 		# cpu.log: user and system CPU seconds, wall seconds, run directory.
-		xargs -P "$JOBS" -L 1 nice -n 19 /usr/bin/time -a -o "$work/cpu.log" -f "%U %S %e %C" \
-			<"$work/tasks.next" >>"$work/runs.log" 2>&1 || true
+		xargs -L 1 nice -n 19 /usr/bin/time -a -o "$work/cpu.log" -f "%U %S %e %C" \
+			<"$next" >>"$work/runs.log" 2>&1 || true
+		rm -f "$claims/$1"
 	done
+}
+
+# plan FILE: the next CHUNK runnable runs of STUDIES, in order, that no
+# process of this machine computes and no worker holds, as ccn run command
+# lines (one per run directory).
+plan() {
+	: >"$work/tasks.all"
+	for s in $STUDIES; do
+		"$ccn" sweep "$configs/$s.yaml" --scale "$SCALE" --out "$work" \
+			--emit-tasks "$work/tasks.$s" >/dev/null
+		cat "$work/tasks.$s" >>"$work/tasks.all"
+	done
+	{
+		echo -
+		ps -eo args | awk '$2 == "run" { for (i = 3; i < NF; i++) if ($i == "--out") print $(i + 1) }'
+		cat "$claims"/* 2>/dev/null || true
+	} >"$work/busy"
+	# Order: sweep runs (seeds below 100) first, by step size in the order
+	# ALPHAS (so that a partial sweep has whole candidates), ε 0.001 before 0.01, then seed; then final runs by seed,
+	# so that the final seeds of all groups advance together. --seed is
+	# omitted for seed 0.
+	awk -v tbptt="$TBPTT" -v finals="$FINALS" -v alphas=" $ALPHAS " '
+		FNR == NR { busy[$0] = 1; next }
+		/--method tbptt/ && tbptt != 1 { next }
+		{ seed = 0; alpha = ""; eps = ""
+		  for (i = 1; i < NF; i++) {
+			if ($i == "--seed") seed = $(i + 1)
+			if ($i == "--step-size") alpha = $(i + 1)
+			if ($i == "--epsilon") eps = $(i + 1)
+		  }
+		  p = index(alphas, " " alpha " ")
+		  out = $NF; if (out in busy || out in seen) next
+		  seen[out] = 1; pri = p * 2 + (eps == "0.01")
+		  if (seed < 100) print 0 "\t" pri "\t" seed "\t" $0
+		  else if (seed < 100 + finals) print 1 "\t" seed "\t" pri "\t" $0 }' "$work/busy" "$work/tasks.all" |
+		sort -s -n -k1,1 -k2,2 -k3,3 | cut -f4- | head -n "$CHUNK" >"$1"
 }
 
 commit() {
@@ -180,7 +235,7 @@ status() {
 	fi
 	mkdir -p "$dir"
 	for s in $STUDIES; do
-		"$bin" sweep "$repo/experiments/configs/$s.yaml" --scale "$SCALE" --out "$dir" --status -j "$JOBS"
+		"$bin" sweep "$configs/$s.yaml" --scale "$SCALE" --out "$dir" --status -j "$JOBS"
 	done
 	[ -n "${CCN:-}" ] || rm -rf "$(dirname "$bin")"
 }
