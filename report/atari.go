@@ -383,24 +383,41 @@ func capacityPoints(r *Results) (pts [2][]plots.Point, notes []string, rows []sw
 	return pts, notes, rows, p, nil
 }
 
-// AtariCapacity draws Figure 11 from AtariCapacityPoints.
+// AtariCapacity draws Figure 11 from AtariCapacityPoints. While the study's
+// runs come in, a panel without any value leaves its tile blank and the
+// caption names it; the figure is skipped (a MissingError) only when neither
+// panel has a value.
 func AtariCapacity(r *Results) (Figure, error) {
 	const fig = NameAtariCapacity
 	pts, notes, rows, p, err := capacityPoints(r)
 	if err != nil {
 		return Figure{}, err
 	}
-	lp, err := plots.NormalizedErrors("T-BPTT capacity, k = 8", "hidden units H", "H = 15", pts[0])
-	if err != nil {
-		return Figure{}, err
+	// A panel without a value yet (its runs pending) leaves its tile blank
+	// and says so in the caption; with neither, the figure is skipped.
+	var panels [2]*plot.Plot
+	var blank []string
+	for i, panel := range []struct{ title, xLabel, one string }{
+		{"T-BPTT capacity, k = 8", "hidden units H", "H = 15"},
+		{"T-BPTT truncation, H = 8", "truncation k", "k = 15"},
+	} {
+		pp, err := plots.NormalizedErrors(panel.title, panel.xLabel, panel.one, pts[i])
+		var m *plots.MissingError
+		switch {
+		case errors.As(err, &m):
+			blank = append(blank, fmt.Sprintf("the panel %s left blank (%s)", panel.title, m.What))
+			continue
+		case err != nil:
+			return Figure{}, err
+		}
+		pp.Y.Label.Text = "error / error at 15\n(mean, 95% interval)" // every point with a value has its interval
+		panels[i] = pp
 	}
-	rp, err := plots.NormalizedErrors("T-BPTT truncation, H = 8", "truncation k", "k = 15", pts[1])
-	if err != nil {
-		return Figure{}, err
+	if len(blank) == len(panels) {
+		return Figure{}, missing(fig, "%s", strings.Join(blank, "; "))
 	}
-	const yLabel = "error / error at 15\n(mean, 95% interval)" // every point with a value has its interval
-	lp.Y.Label.Text, rp.Y.Label.Text = yLabel, yLabel
-	g := plots.NewGrid("T-BPTT capacity and truncation on the games\n"+p.Scale+" scale", 1, 2, lp, rp)
+	notes = append(notes, blank...)
+	g := plots.NewGrid("T-BPTT capacity and truncation on the games\n"+p.Scale+" scale", 1, 2, panels[0], panels[1])
 	g.ShareY()
 	return Figure{Name: fig, Drawer: g, Caption: strings.Join([]string{
 		"Figure 11: T-BPTT's error with k = 8 and H hidden units (left) and with H = 8 and truncation k (right), divided on each game by the value at 15 and averaged over the games; bars: 95% bootstrap intervals that resample the final seeds of both values on every game (as Figs. 8 and 9; at 15, 1 by definition)",

@@ -226,6 +226,44 @@ func TestAtariCapacityNormalizesAt15(t *testing.T) {
 	assert.InDelta(t, 1.25, pts[1][0].Mean, 1e-12, "k=2: breakout 3/2, freeway 3/3")
 }
 
+// Fig. 11 while its runs come in: a panel whose values are all pending
+// leaves its tile blank and the caption says so; the other is drawn. With
+// neither panel's values the figure is skipped.
+func TestAtariCapacityOnePanelPending(t *testing.T) {
+	nan := func() float64 { var z float64; return z / z }()
+	for _, name := range []string{"capacity only", "neither"} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeAtari(t, dir, report.StudyAtariCapacity, []string{"capacity/H=2", "capacity/H=15", "truncation/k=2", "truncation/k=15"},
+				func(family, env string, seed uint64) float64 {
+					if strings.HasPrefix(family, "truncation/") || name == "neither" {
+						return nan
+					}
+					return 2
+				})
+			r, err := report.Open(dir, "test")
+			require.NoError(t, err)
+			fig, err := report.AtariCapacity(r)
+			if name == "neither" {
+				var m *plots.MissingError
+				require.ErrorAs(t, err, &m)
+				assert.Contains(t, m.What, "the panel T-BPTT capacity, k = 8 left blank")
+				assert.Contains(t, m.What, "the panel T-BPTT truncation, H = 8 left blank")
+				return
+			}
+			require.NoError(t, err)
+			panels := fig.Drawer.(*plots.Grid).Panels
+			require.Len(t, panels, 2)
+			require.NotNil(t, panels[0])
+			assert.Equal(t, "T-BPTT capacity, k = 8", panels[0].Title.Text)
+			assert.Nil(t, panels[1], "the truncation panel has no value")
+			assert.Contains(t, fig.Caption, "the panel T-BPTT truncation, H = 8 left blank (no entry with a value)")
+			assert.NotContains(t, fig.Caption, "the panel T-BPTT capacity")
+			assert.NotEmpty(t, drawnStrings(fig.Drawer))
+		})
+	}
+}
+
 // Fig. 10 names the study it looked in when CCN and T-BPTT share no seed:
 // the Atari main comparison, not trace patterning's main comparison.
 func TestAtariPredictionsNoCommonSeedNamesStudy(t *testing.T) {
