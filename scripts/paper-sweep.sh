@@ -16,12 +16,12 @@
 # directory (DIR/runs/ID, package sweep). `run` first copies the committed runs
 # of results/SCALE into WORK (a fresh machine resumes from the repository), then
 # recomputes the complete runs that a build of other numerics made
-# (scripts/rerun-mismatched.sh), then starts JOBS workers under nice 19. Each
-# repeats: emit the runnable runs of every study (ccn sweep --emit-tasks; a
-# complete run is never listed), take the next CHUNK of them that no other
-# worker holds (likely step sizes first, then by seed: see plan), run them one
-# after the other; until nothing is runnable and no other worker runs. T-BPTT
-# runs are left out unless TBPTT=1.
+# (scripts/rerun-mismatched.sh), then runs JOBS workers under nice 19 that
+# take runs one at a time from a list of the next CHUNK runnable ones (likely
+# step sizes first, then by seed: see plan), planned again when it is empty
+# (ccn sweep --emit-tasks of every study; a complete run is never listed),
+# until nothing is runnable and no worker runs. T-BPTT runs are left out
+# unless TBPTT=1.
 #
 # The committed form of a run is summary.json (complete run, final error) and
 # curve.csv (100 points at log-every 100000), what `ccn collect`, `ccn plot` and
@@ -29,8 +29,8 @@
 # 100 of CCN and T-BPTT k=15 H=4). About 3.7 kB per run.
 #
 # Environment: SCALE (paper; medium for the Atari files; smoke tries the script
-# in a minute, with WORK and a scratch clone), JOBS (2), CHUNK (8 runs a
-# worker takes at a time), TBPTT (run
+# in a minute, with WORK and a scratch clone), JOBS (2), CHUNK (16: runs
+# planned at a time), TBPTT (run
 # T-BPTT groups too: 0 at paper scale, 1 at medium, where T-BPTT is every
 # game's reference), STUDIES (the six trace-patterning files; the three Atari
 # files at medium), ALPHAS (the order in which step sizes run: 3e-4 first, at
@@ -47,7 +47,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 ccn="$work/ccn" # built by run: the whole sweep uses one binary
 committed="$repo/results/$SCALE"
 JOBS=${JOBS:-2}
-CHUNK=${CHUNK:-8}
+CHUNK=${CHUNK:-16}
 configs=${CONFIGS:-$repo/experiments/configs}
 FINALS=${FINALS:-1000000}
 if [ "$SCALE" = medium ]; then
@@ -89,13 +89,14 @@ run() {
 	# One build per results directory: runs of other numerics than this
 	# binary's are recomputed first (ccn sweep refuses to resume over them).
 	CCN="$ccn" JOBS="$JOBS" "$repo/scripts/rerun-mismatched.sh" "$work"
-	# JOBS workers; each in turn plans (under a lock), takes the next CHUNK
-	# runs that no other worker holds and runs them one after the other. No
-	# core waits for another's last run: a worker that finds nothing runnable
-	# waits only while another still runs (whose runs may complete a group's
-	# sweep and so make its final runs runnable) and stops when none does.
-	claims="$work/claims"
-	rm -rf "$claims"
+	# JOBS workers take the runs one at a time, in order, from a list that
+	# holds the next CHUNK runnable runs (planned again, under a lock, when
+	# it is empty): no core waits behind another's batch. A worker that finds
+	# nothing runnable waits while another still runs (whose run may complete
+	# a group's sweep and so make its final runs runnable) and stops when none
+	# does.
+	claims="$work/claims" # a file per worker: the run directory it computes
+	rm -rf "$claims" "$work/tasks.next"
 	mkdir -p "$claims"
 	pids=
 	i=1
@@ -111,18 +112,27 @@ run() {
 	return $failed
 }
 
-# worker N: plan, take, run, until nothing is runnable and no other worker runs.
+# worker N: take the list's first run and compute it, until nothing is
+# runnable and no other worker computes.
 worker() {
-	next="$work/tasks.next.$1"
+	list="$work/tasks.next"
 	while :; do
-		# flock(1): a worker that dies while it plans closes the file and so frees the lock.
+		# flock(1): a worker that dies holding the lock closes the file and so frees it.
 		{
 			flock 9
-			plan "$next"
+			if [ ! -s "$list" ]; then
+				plan "$list"
+				[ ! -s "$list" ] || echo "paper-sweep: $(date -u +%H:%M:%S) planned $(wc -l <"$list") runs"
+			fi
+			task=$(head -n 1 "$list")
+			if [ -n "$task" ]; then
+				tail -n +2 "$list" >"$list.rest"
+				mv "$list.rest" "$list"
+				echo "$task" | awk '{ print $NF }' | tee "$claims/$1" | sed "s|^|paper-sweep: worker $1: |" >>"$work/runs.log"
+			fi
 			others=$(cat "$claims"/* 2>/dev/null | wc -l)
-			[ ! -s "$next" ] || awk '{ print $NF }' "$next" >"$claims/$1"
 		} 9>"$work/plan.lock"
-		if [ ! -s "$next" ]; then
+		if [ -z "$task" ]; then
 			if [ "$others" -eq 0 ]; then
 				echo "paper-sweep: worker $1: nothing runnable (TBPTT=$TBPTT)"
 				return
@@ -130,17 +140,16 @@ worker() {
 			sleep 3 # on a core with nothing else to do
 			continue
 		fi
-		echo "paper-sweep: $(date -u +%H:%M:%S) worker $1 running $(wc -l <"$next") runs"
 		# ccn run exits 3 for a diverged run (a result): keep going.
 		# cpu.log: user and system CPU seconds, wall seconds, run directory.
-		xargs -L 1 nice -n 19 /usr/bin/time -a -o "$work/cpu.log" -f "%U %S %e %C" \
-			<"$next" >>"$work/runs.log" 2>&1 || true
+		echo "$task" | xargs -L 1 nice -n 19 /usr/bin/time -a -o "$work/cpu.log" -f "%U %S %e %C" \
+			>>"$work/runs.log" 2>&1 || true
 		rm -f "$claims/$1"
 	done
 }
 
 # plan FILE: the next CHUNK runnable runs of STUDIES, in order, that no
-# process of this machine computes and no worker holds, as ccn run command
+# process of this machine computes (a worker's included), as ccn run command
 # lines (one per run directory).
 plan() {
 	: >"$work/tasks.all"
