@@ -23,6 +23,7 @@ var endToEndCases = []endToEnd{
 	{"constructive5", RunConfig{Method: arch.MethodConstructive, Features: 5}},
 	{"tbptt_h4_k15", RunConfig{Method: arch.MethodTBPTT, Hidden: 4, Truncation: 15}},
 	{"tbptt_h10_k5", RunConfig{Method: arch.MethodTBPTT, Hidden: 10, Truncation: 5}},
+	{"tbptt_h10_k15", RunConfig{Method: arch.MethodTBPTT, Hidden: 10, Truncation: 15}}, // truncation-h10, dependency-length
 }
 
 // lastStageAgent returns the TD(λ) agent of the resolved cfg over learner

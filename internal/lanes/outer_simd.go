@@ -41,7 +41,28 @@ func outerSumLanes(g, d []float64, x [][]float64, R, m int) {
 		}
 	}
 	if n4 < m {
-		for r := range R {
+		// The last m − n4 < 4 columns, four rows at a time as above: each
+		// partial quad of x loaded once for the four rows.
+		r := 0
+		for ; r+4 <= R; r += 4 {
+			row0, row1 := g[r*m+n4:(r+1)*m], g[(r+1)*m+n4:(r+2)*m]
+			row2, row3 := g[(r+2)*m+n4:(r+3)*m], g[(r+3)*m+n4:(r+4)*m]
+			a0, a1 := archsimd.LoadFloat64x4SlicePart(row0), archsimd.LoadFloat64x4SlicePart(row1)
+			a2, a3 := archsimd.LoadFloat64x4SlicePart(row2), archsimd.LoadFloat64x4SlicePart(row3)
+			for n := range x {
+				xq := archsimd.LoadFloat64x4SlicePart(x[n][n4:])
+				dn := unsafe.Add(pd, 8*(n*R+r))
+				a0 = a0.Add(bc(*at(dn, 0)).Mul(xq))
+				a1 = a1.Add(bc(*at(dn, 1)).Mul(xq))
+				a2 = a2.Add(bc(*at(dn, 2)).Mul(xq))
+				a3 = a3.Add(bc(*at(dn, 3)).Mul(xq))
+			}
+			a0.StoreSlicePart(row0)
+			a1.StoreSlicePart(row1)
+			a2.StoreSlicePart(row2)
+			a3.StoreSlicePart(row3)
+		}
+		for ; r < R; r++ {
 			row := g[r*m+n4 : (r+1)*m]
 			acc := archsimd.LoadFloat64x4SlicePart(row)
 			for n := range x {
