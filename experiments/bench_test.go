@@ -24,6 +24,7 @@ var endToEndCases = []endToEnd{
 	{"tbptt_h4_k15", RunConfig{Method: arch.MethodTBPTT, Hidden: 4, Truncation: 15}},
 	{"tbptt_h10_k5", RunConfig{Method: arch.MethodTBPTT, Hidden: 10, Truncation: 5}},
 	{"tbptt_h10_k15", RunConfig{Method: arch.MethodTBPTT, Hidden: 10, Truncation: 15}}, // truncation-h10, dependency-length
+	{"tbptt_h2_k30", RunConfig{Method: arch.MethodTBPTT, Hidden: 2, Truncation: 30}},   // dependency-length: H < 4, the scalar kernels
 }
 
 // lastStageAgent returns the TD(λ) agent of the resolved cfg over learner

@@ -44,15 +44,34 @@ func outerShape[T arch.Float](name string, g, d []T, x [][]T) (R, m int) {
 }
 
 // outerScalar is OuterSum's and OuterSum32's scalar path: each entry's
-// products added one at a time in the order of n.
+// products added one at a time in the order of n, the sums of four rows
+// at a time in registers (four independent chains of additions, each x
+// entry loaded once for the four, no store and reload of an entry between
+// two of its additions).
 func outerScalar[T arch.Float](g, d []T, x [][]T, R, m int) {
-	for r := range R {
-		row := g[r*m : (r+1)*m]
-		for n, xn := range x {
-			dr := d[n*R+r]
-			for j, xj := range xn {
-				row[j] += dr * xj
+	r := 0
+	for ; r+4 <= R; r += 4 {
+		g0, g1, g2, g3 := g[r*m:(r+1)*m], g[(r+1)*m:(r+2)*m], g[(r+2)*m:(r+3)*m], g[(r+3)*m:(r+4)*m]
+		for j := range m {
+			s0, s1, s2, s3 := g0[j], g1[j], g2[j], g3[j]
+			for n, xn := range x {
+				xj, dn := xn[j], d[n*R+r:n*R+r+4]
+				s0 += dn[0] * xj
+				s1 += dn[1] * xj
+				s2 += dn[2] * xj
+				s3 += dn[3] * xj
 			}
+			g0[j], g1[j], g2[j], g3[j] = s0, s1, s2, s3
+		}
+	}
+	for ; r < R; r++ {
+		row := g[r*m : (r+1)*m]
+		for j := range row {
+			s := row[j]
+			for n, xn := range x {
+				s += d[n*R+r] * xn[j]
+			}
+			row[j] = s
 		}
 	}
 }

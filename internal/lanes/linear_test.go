@@ -187,7 +187,7 @@ func firstBitsDiff(a, b []float64) int {
 // 3 vectors.
 func TestOuterSumAndAddMulTBitwise(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	for _, shape := range [][2]int{{1, 1}, {3, 4}, {16, 4}, {16, 12}, {28, 7}, {5, 13}, {3, 37}, {2, 275}} {
+	for _, shape := range [][2]int{{1, 1}, {8, 2}, {40, 3}, {3, 4}, {16, 4}, {16, 12}, {28, 7}, {40, 23}, {5, 13}, {3, 37}, {2, 275}} {
 		rows, m := shape[0], shape[1]
 		for w := 1; w <= 3; w++ {
 			d, g0 := randVec(rng, w*rows), randVec(rng, rows*m)

@@ -84,10 +84,26 @@ func AddMulT(z, w, d []float64) {
 		clearUpper()
 		return
 	}
-	for r, dr := range d {
-		for j, wj := range w[r*n : (r+1)*n] {
-			z[j] += dr * wj
+	// The sums of two entries at a time in registers over the rows in
+	// order: the same additions as z[j] += d[r]·w[r·n+j] row after row,
+	// in two independent chains, without a store and a reload of z[j]
+	// between two of them.
+	j := 0
+	for ; j+2 <= n; j += 2 {
+		s0, s1 := z[j], z[j+1]
+		for r, dr := range d {
+			wr := w[r*n+j : r*n+j+2]
+			s0 += dr * wr[0]
+			s1 += dr * wr[1]
 		}
+		z[j], z[j+1] = s0, s1
+	}
+	if j < n {
+		s := z[j]
+		for r, dr := range d {
+			s += dr * w[r*n+j]
+		}
+		z[j] = s
 	}
 }
 
