@@ -227,6 +227,15 @@ func lstmBackwardLanes(da, dh, carry, next, whh []float64, gates, tc, cp [][]flo
 	H, w := len(dh), len(gates)
 	n4 := H &^ 3
 	pa, pk, pw := base(da), base(carry), base(whh)
+	// W_hh's last H − n4 < 4 columns, the same at every step of the
+	// window: loaded once, zero-padded quads, where 4H ≤ len(tail).
+	var tail [64]f64x4
+	padded := n4 < H && 4*H <= len(tail) && w > 1
+	if padded {
+		for r := range 4 * H {
+			tail[r] = archsimd.LoadFloat64x4SlicePart(whh[r*H+n4 : (r+1)*H])
+		}
+	}
 	for n := range w {
 		pda := unsafe.Add(pa, 8*4*H*n)
 		dan := da[n*4*H : (n+1)*4*H]
@@ -238,8 +247,14 @@ func lstmBackwardLanes(da, dh, carry, next, whh []float64, gates, tc, cp [][]flo
 			mulTAt(base(next), pw, pda, 4*H, H, n4)
 			if n4 < H {
 				var acc f64x4
-				for r, dr := range dan {
-					acc = acc.Add(bc(dr).Mul(archsimd.LoadFloat64x4SlicePart(whh[r*H+n4 : (r+1)*H])))
+				if padded {
+					for r, dr := range dan {
+						acc = acc.Add(bc(dr).Mul(tail[r]))
+					}
+				} else {
+					for r, dr := range dan {
+						acc = acc.Add(bc(dr).Mul(archsimd.LoadFloat64x4SlicePart(whh[r*H+n4 : (r+1)*H])))
+					}
 				}
 				acc.StoreSlicePart(next[n4:])
 			}
