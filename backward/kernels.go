@@ -36,6 +36,9 @@ type kernels[T arch.Float] struct {
 	// (lanes.OuterSumSparse, bitwise equal to it on a cleared gradient and
 	// a finite δa); nil where no such kernel exists (float32).
 	outerSumSparse func(g, d []T, x [][]T, nz [][]int32)
+	// allFinite reports whether no entry is ±Inf or NaN (lanes.AllFinite),
+	// the condition of outerSumSparse's bits; nil where outerSumSparse is.
+	allFinite func(x []T) bool
 
 	setsWeights bool
 }
@@ -61,6 +64,7 @@ func kernelsOf[T arch.Float]() kernels[T] {
 			outerSum:       lanes.OuterSum,
 			sumWindow:      lanes.SumWindow,
 			outerSumSparse: lanes.OuterSumSparse,
+			allFinite:      lanes.AllFinite,
 		}
 	case float32:
 		k = kernels[float32]{

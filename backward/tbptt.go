@@ -351,12 +351,7 @@ func (t *TBPTTOf[T]) sparseWorth(window int, das []T) bool {
 	if 8*nnz > window*t.shape.Inputs && !t.sparseAlways {
 		return false
 	}
-	for _, v := range das {
-		if v-v != 0 { // ±Inf or NaN
-			return false
-		}
-	}
-	return true
+	return t.kern.allFinite(das)
 }
 
 // backwardWithoutCarry is the kernels' LSTMBackward with the defect DropForgetPath:

@@ -278,6 +278,21 @@ var kernels = []kernel{
 		}
 		OuterSumSparse(a.normal(R*s.M), a.normal(s.W*R), x, nz)
 	}},
+	{name: "AllFinite", call: func(a *args, s shape) {
+		// Finite vectors, and one with ±Inf in its middle (odd N) or a
+		// NaN in its first quad (N ≡ 2 mod 4).
+		x := a.normal(s.N)
+		switch {
+		case s.N%2 == 1:
+			x[s.N/2] = math.Inf(1 - 2*(s.N%4/3))
+		case s.N > 2 && s.N%4 == 2:
+			x[1] = math.NaN()
+		}
+		finite := a.vec(1, zero)
+		if AllFinite(x) {
+			finite[0] = 1
+		}
+	}},
 	{name: "AddMulT", call: func(a *args, s shape) {
 		AddMulT(a.normal(s.M), a.normal(4*s.H*s.M), a.normal(4*s.H))
 	}},

@@ -35,6 +35,7 @@ func lstmBackwardLanes(da, dh, carry, next, whh []float64, gates, tc, cp [][]flo
 	panic(unreachable)
 }
 func sumWindowLanes(g, d []float64, n4, w int)                         { panic(unreachable) }
+func allFiniteLanes(x []float64) bool                                  { panic(unreachable) }
 func stageLanes(ai, af, ag, ao, hp, cp, c, tc, h, blocks, x []float64) { panic(unreachable) }
 
 // The stage-wide trace and gradient kernels (package forward's learning
