@@ -410,7 +410,12 @@ func AtariCapacity(r *Results) (Figure, error) {
 		case err != nil:
 			return Figure{}, err
 		}
-		pp.Y.Label.Text = "error / error at 15\n(mean, 95% interval)" // every point with a value has its interval
+		pp.Y.Label.Text = "error / error at 15\n(mean, 95% interval)"
+		if !slices.ContainsFunc(pts[i], func(pt plots.Point) bool { return pt.Interval && !strings.HasSuffix(pt.Label, "=15") }) {
+			// One run on a game: no point has an interval to draw but the
+			// value at 15, [1, 1] by definition.
+			pp.Y.Label.Text = "error / error at 15\n(mean; one run, no interval)"
+		}
 		panels[i] = pp
 	}
 	if len(blank) == len(panels) {

@@ -256,11 +256,34 @@ func TestAtariCapacityOnePanelPending(t *testing.T) {
 			require.Len(t, panels, 2)
 			require.NotNil(t, panels[0])
 			assert.Equal(t, "T-BPTT capacity, k = 8", panels[0].Title.Text)
+			assert.Contains(t, panels[0].Y.Label.Text, "95% interval", "two runs on each game")
 			assert.Nil(t, panels[1], "the truncation panel has no value")
 			assert.Contains(t, fig.Caption, "the panel T-BPTT truncation, H = 8 left blank (no entry with a value)")
 			assert.NotContains(t, fig.Caption, "the panel T-BPTT capacity")
 			assert.NotEmpty(t, drawnStrings(fig.Drawer))
 		})
+	}
+}
+
+// With one run on a game, Fig. 11 has no interval to draw but at 15, and
+// its y axis says so instead of promising 95% intervals.
+func TestAtariCapacityOneRunNoInterval(t *testing.T) {
+	nan := func() float64 { var z float64; return z / z }()
+	dir := t.TempDir()
+	writeAtari(t, dir, report.StudyAtariCapacity, []string{"capacity/H=2", "capacity/H=15", "truncation/k=2", "truncation/k=15"},
+		func(family, env string, seed uint64) float64 {
+			if seed == 1 {
+				return nan // pending
+			}
+			return 2
+		})
+	r, err := report.Open(dir, "test")
+	require.NoError(t, err)
+	fig, err := report.AtariCapacity(r)
+	require.NoError(t, err)
+	for _, p := range fig.Drawer.(*plots.Grid).Panels {
+		assert.Contains(t, p.Y.Label.Text, "one run, no interval", "panel %q", p.Title.Text)
+		assert.NotContains(t, p.Y.Label.Text, "95%", "panel %q", p.Title.Text)
 	}
 }
 
