@@ -152,17 +152,20 @@ worker() {
 # process of this machine computes (a worker's included), as ccn run command
 # lines (one per run directory).
 plan() {
+	# The runs in progress first, then the runnable ones: a run that ends
+	# in between is then complete (not emitted) or was in progress (busy),
+	# never emitted as pending and not busy.
+	{
+		echo -
+		ps -eo args | awk '$2 == "run" { for (i = 3; i < NF; i++) if ($i == "--out") print $(i + 1) }'
+		cat "$claims"/* 2>/dev/null || true
+	} >"$work/busy"
 	: >"$work/tasks.all"
 	for s in $STUDIES; do
 		"$ccn" sweep "$configs/$s.yaml" --scale "$SCALE" --out "$work" \
 			--emit-tasks "$work/tasks.$s" >/dev/null
 		cat "$work/tasks.$s" >>"$work/tasks.all"
 	done
-	{
-		echo -
-		ps -eo args | awk '$2 == "run" { for (i = 3; i < NF; i++) if ($i == "--out") print $(i + 1) }'
-		cat "$claims"/* 2>/dev/null || true
-	} >"$work/busy"
 	# Order: sweep runs (seeds below 100) first, by step size in the order
 	# ALPHAS (so that a partial sweep has whole candidates), ε 0.001 before 0.01, then seed; then final runs by seed,
 	# so that the final seeds of all groups advance together. --seed is

@@ -20,8 +20,8 @@ import (
 // plans of 16 runs both workers compute the first plan's runs (the sweep
 // stage's eight and the three columnar finals), not whichever planned
 // first; with plans of one run each worker plans again while the other's
-// run is starting, so that a plan that ignored the other's claim would
-// repeat it.
+// run is starting or ending, so that a plan that ignored the other's claim,
+// or took it for pending after it ended, would repeat it.
 func TestPaperSweepRunsEveryRunOnce(t *testing.T) {
 	testtier.Full(t, "runs the tiny study through scripts/paper-sweep.sh")
 	skipWithoutScaleCostTools(t)
@@ -36,11 +36,17 @@ func TestPaperSweepRunsEveryRunOnce(t *testing.T) {
 	require.NoError(t, err)
 	shims := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(shims, "nice"), []byte("#!/bin/sh\nsleep 0.5\nexec "+nice+" \"$@\"\n"), 0o755))
+	// Planning is slow too: ccn sweep waits 0.3 s after listing the runnable
+	// runs, so that runs end while a plan is being made (a plan that took
+	// its snapshot of the runs in progress after the list would take a run
+	// that ended in between for pending).
+	slowPlan := filepath.Join(shims, "ccn-slow-plan")
+	require.NoError(t, os.WriteFile(slowPlan, []byte("#!/bin/sh\n"+bin+" \"$@\"\ns=$?\n[ \"$1\" != sweep ] || sleep 0.3\nexit $s\n"), 0o755))
 	for _, chunk := range []string{"16", "1"} {
 		t.Run("CHUNK="+chunk, func(t *testing.T) {
 			work := t.TempDir()
 			cmd := exec.Command("sh", "../../scripts/paper-sweep.sh", "run", work)
-			cmd.Env = append(os.Environ(), "PATH="+shims+string(os.PathListSeparator)+os.Getenv("PATH"), "CCN="+bin, "SCALE=test", "STUDIES=tiny",
+			cmd.Env = append(os.Environ(), "PATH="+shims+string(os.PathListSeparator)+os.Getenv("PATH"), "CCN="+slowPlan, "SCALE=test", "STUDIES=tiny",
 				"CONFIGS="+filepath.Dir(tinyStudy), "TBPTT=1", "JOBS=2", "CHUNK="+chunk)
 			out, err := cmd.CombinedOutput()
 			require.NoError(t, err, "%s", out)
