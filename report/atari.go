@@ -393,8 +393,6 @@ func AtariCapacity(r *Results) (Figure, error) {
 	if err != nil {
 		return Figure{}, err
 	}
-	// A panel without a value yet (its runs pending) leaves its tile blank
-	// and says so in the caption; with neither, the figure is skipped.
 	var panels [2]*plot.Plot
 	var blank []string
 	for i, panel := range []struct{ title, xLabel, one string }{
@@ -410,12 +408,13 @@ func AtariCapacity(r *Results) (Figure, error) {
 		case err != nil:
 			return Figure{}, err
 		}
-		pp.Y.Label.Text = "error / error at 15\n(mean, 95% interval)"
+		// With one run on a game no point has an interval to draw but the
+		// value at 15, [1, 1] by definition.
+		spread := "(mean, 95% interval)"
 		if !slices.ContainsFunc(pts[i], func(pt plots.Point) bool { return pt.Interval && !strings.HasSuffix(pt.Label, "=15") }) {
-			// One run on a game: no point has an interval to draw but the
-			// value at 15, [1, 1] by definition.
-			pp.Y.Label.Text = "error / error at 15\n(mean; one run, no interval)"
+			spread = "(mean; one run, no interval)"
 		}
+		pp.Y.Label.Text = "error / error at 15\n" + spread
 		panels[i] = pp
 	}
 	if len(blank) == len(panels) {
