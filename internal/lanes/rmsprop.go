@@ -97,8 +97,21 @@ func rmspropFold(theta, u, v, t []float64, s, alpha, b, eps, d, c, tau float64) 
 // which agrees with four divisions to a few units in the last place. The
 // product cannot underflow (each a_k ≥ ε); it overflows only for directions
 // beyond 1e77, far past divergence.
+//
+// A group whose four scaled gradients g are ±0 (their trace entries are 0,
+// as a pixel's weights' are once it has been off for some thousand steps)
+// and whose new accumulator entries are finite is idle: its step
+//
+//	θ + g·a₁·(α·a₂·a₃/(a₀·a₁·a₂·a₃)),   a = √v + ε ≥ ε, all finite
+//
+// adds g times a positive finite number or 0, a zero of g's sign, which is
+// what adding g itself does, to the bit (θ = −0 included). Idle groups add g
+// and skip the square roots and the division that bound the loop; the lane
+// loops do the same with their pairs of quads. A NaN or infinite step s
+// makes g NaN, not 0, and an infinite or NaN entry of v would make θ NaN:
+// neither is idle.
 func rmspropScalar(theta, u, v []float64, s, alpha, b, eps, tau float64) {
-	c := 1 - b
+	c, inf := 1-b, math.Inf(1)
 	n := len(u) &^ 3
 	for i := 0; i < n; i += 4 {
 		g0, g1, g2, g3 := s*u[i], s*u[i+1], s*u[i+2], s*u[i+3]
@@ -108,6 +121,13 @@ func rmspropScalar(theta, u, v []float64, s, alpha, b, eps, tau float64) {
 		v3 := b*v[i+3] + c*g3*g3
 		v[i], v[i+1] = floorAccumulator(v0, tau), floorAccumulator(v1, tau)
 		v[i+2], v[i+3] = floorAccumulator(v2, tau), floorAccumulator(v3, tau)
+		if g0 == 0 && g1 == 0 && g2 == 0 && g3 == 0 && v0 < inf && v1 < inf && v2 < inf && v3 < inf {
+			theta[i] += g0 // the zero of g0's sign that the step below would add
+			theta[i+1] += g1
+			theta[i+2] += g2
+			theta[i+3] += g3
+			continue
+		}
 		a0 := math.Sqrt(v0) + eps
 		a1 := math.Sqrt(v1) + eps
 		a2 := math.Sqrt(v2) + eps

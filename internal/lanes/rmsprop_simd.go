@@ -3,6 +3,7 @@
 package lanes
 
 import (
+	"math"
 	"simd/archsimd"
 	"unsafe"
 )
@@ -37,7 +38,7 @@ func rmspropLanes(theta, u, v []float64, s, alpha, b, eps, tau float64) {
 //
 //go:noinline
 func rmspropAt(pt, pu, pv unsafe.Pointer, n int, s, alpha, b, eps, tau float64) {
-	vs, vb, vc, va, ve, vf := bc(s), bc(b), bc(1-b), bc(alpha), bc(eps), bc(tau)
+	vs, vb, vc, va, ve, vf, vi := bc(s), bc(b), bc(1-b), bc(alpha), bc(eps), bc(tau), bc(math.Inf(1))
 	k := 0
 	for ; k+8 <= n; k += 8 {
 		g0, g1 := vs.Mul(ldAt(pu, k)), vs.Mul(ldAt(pu, k+4))
@@ -45,6 +46,11 @@ func rmspropAt(pt, pu, pv unsafe.Pointer, n int, s, alpha, b, eps, tau float64) 
 		v1 := vb.Mul(ldAt(pv, k+4)).Add(vc.Mul(g1).Mul(g1))
 		stAt(floored(v0, vf), pv, k)
 		stAt(floored(v1, vf), pv, k+4)
+		if idle(g0, g1, v0, v1, vi) {
+			stAt(ldAt(pt, k).Add(g0), pt, k)
+			stAt(ldAt(pt, k+4).Add(g1), pt, k+4)
+			continue
+		}
 		a0, a1 := v0.Sqrt().Add(ve), v1.Sqrt().Add(ve)
 		inv := va.Div(a0.Mul(a1))
 		stAt(ldAt(pt, k).Add(g0.Mul(a1).Mul(inv)), pt, k)
@@ -54,6 +60,21 @@ func rmspropAt(pt, pu, pv unsafe.Pointer, n int, s, alpha, b, eps, tau float64) 
 		rmspropQuadStep(pt, pv, k, vs.Mul(ldAt(pu, k)), vb, vc, ve, va, vf)
 	}
 	clearUpper()
+}
+
+// idle reports whether a pair of quads is idle: every scaled gradient g is
+// ±0 and every new accumulator entry v finite (below inf, the broadcast
+// +∞). Its step then adds to θ exactly g (rmspropScalar's doc comment says
+// why), without the square roots and the division.
+func idle(g0, g1, v0, v1, inf f64x4) bool {
+	var zero f64x4
+	return g0.Equal(zero).And(g1.Equal(zero)).And(v0.Less(inf)).And(v1.Less(inf)).ToBits() == 0xf
+}
+
+// idle8 is idle for the two quads in the halves of g and v.
+func idle8(g, v, inf f64x8) bool {
+	var zero f64x8
+	return g.Equal(zero).And(v.Less(inf)).ToBits() == 0xff
 }
 
 // floored is v with the lanes below tau (AccumulatorFloor) zeroed; NaN
@@ -71,11 +92,11 @@ func floored8(v, tau f64x8) f64x8 { return f64x8{}.Merge(v, v.Less(tau)) }
 //
 //go:noinline
 func rmsprop8At(pt, pu, pv unsafe.Pointer, n int, s, alpha, b, eps, tau float64) {
-	vs, vb, vc, ve, vf := bc8(s), bc8(b), bc8(1-b), bc8(eps), bc8(tau)
+	vs, vb, vc, ve, vf, vi := bc8(s), bc8(b), bc8(1-b), bc8(eps), bc8(tau), bc8(math.Inf(1))
 	va := bc(alpha)
 	k := 0
 	for ; k+8 <= n; k += 8 {
-		rmsprop8Step(pt, pv, k, vs.Mul(ld8At(pu, k)), vb, vc, ve, va, vf)
+		rmsprop8Step(pt, pv, k, vs.Mul(ld8At(pu, k)), vb, vc, ve, va, vf, vi)
 	}
 	if k < n { // the broadcasts' low halves, not the scalars again: see rmsprop8FoldAt
 		rmspropQuadStep(pt, pv, k, vs.GetLo().Mul(ldAt(pu, k)), vb.GetLo(), vc.GetLo(), ve.GetLo(), va, vf.GetLo())
@@ -85,9 +106,13 @@ func rmsprop8At(pt, pu, pv unsafe.Pointer, n int, s, alpha, b, eps, tau float64)
 
 // rmsprop8Step updates the eight entries at k of θ (pt) and v (pv) given their
 // scaled gradients g: the body of rmsprop8At's loop.
-func rmsprop8Step(pt, pv unsafe.Pointer, k int, g, vb, vc, ve f64x8, va f64x4, vf f64x8) {
+func rmsprop8Step(pt, pv unsafe.Pointer, k int, g, vb, vc, ve f64x8, va f64x4, vf, inf f64x8) {
 	vi := vb.Mul(ld8At(pv, k)).Add(vc.Mul(g).Mul(g))
 	st8At(floored8(vi, vf), pv, k)
+	if idle8(g, vi, inf) {
+		st8At(ld8At(pt, k).Add(g), pt, k)
+		return
+	}
 	a := vi.Sqrt().Add(ve)
 	a0, a1 := a.GetLo(), a.GetHi()
 	inv := va.Div(a0.Mul(a1))
@@ -133,13 +158,13 @@ func rmspropFoldLanes(theta, u, v, t []float64, s, alpha, b, eps, d, c, tau floa
 //
 //go:noinline
 func rmsprop8FoldAt(pt, pu, pv, ptr unsafe.Pointer, n int, s, alpha, b, eps, d, c, tau float64) {
-	vs, vb, vc, ve, vd, vk, vf := bc8(s), bc8(b), bc8(1-b), bc8(eps), bc8(d), bc8(c), bc8(tau)
+	vs, vb, vc, ve, vd, vk, vf, vi := bc8(s), bc8(b), bc8(1-b), bc8(eps), bc8(d), bc8(c), bc8(tau), bc8(math.Inf(1))
 	va := bc(alpha)
 	k := 0
 	for ; k+8 <= n; k += 8 {
 		u := ld8At(pu, k)
 		st8At(vd.Mul(u).Add(vk.Mul(ld8At(ptr, k))), pu, k)
-		rmsprop8Step(pt, pv, k, vs.Mul(u), vb, vc, ve, va, vf)
+		rmsprop8Step(pt, pv, k, vs.Mul(u), vb, vc, ve, va, vf, vi)
 	}
 	// The last quad takes the broadcasts' low halves. Broadcasting the
 	// scalars again kept them alive across the loop, and the compiler
@@ -161,7 +186,7 @@ func rmsprop8FoldAt(pt, pu, pv, ptr unsafe.Pointer, n int, s, alpha, b, eps, d, 
 //
 //go:noinline
 func rmspropFoldAt(pt, pu, pv, ptr unsafe.Pointer, n int, s, alpha, b, eps, d, c, tau float64) {
-	vs, vb, vc, va, ve, vd, vk, vf := bc(s), bc(b), bc(1-b), bc(alpha), bc(eps), bc(d), bc(c), bc(tau)
+	vs, vb, vc, va, ve, vd, vk, vf, vi := bc(s), bc(b), bc(1-b), bc(alpha), bc(eps), bc(d), bc(c), bc(tau), bc(math.Inf(1))
 	k := 0
 	for ; k+8 <= n; k += 8 {
 		u0, u1 := ldAt(pu, k), ldAt(pu, k+4)
@@ -172,6 +197,11 @@ func rmspropFoldAt(pt, pu, pv, ptr unsafe.Pointer, n int, s, alpha, b, eps, d, c
 		v1 := vb.Mul(ldAt(pv, k+4)).Add(vc.Mul(g1).Mul(g1))
 		stAt(floored(v0, vf), pv, k)
 		stAt(floored(v1, vf), pv, k+4)
+		if idle(g0, g1, v0, v1, vi) {
+			stAt(ldAt(pt, k).Add(g0), pt, k)
+			stAt(ldAt(pt, k+4).Add(g1), pt, k+4)
+			continue
+		}
 		a0, a1 := v0.Sqrt().Add(ve), v1.Sqrt().Add(ve)
 		inv := va.Div(a0.Mul(a1))
 		stAt(ldAt(pt, k).Add(g0.Mul(a1).Mul(inv)), pt, k)

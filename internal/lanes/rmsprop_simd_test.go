@@ -159,3 +159,96 @@ func sqrtAt(pu, pv unsafe.Pointer, n int) {
 		stAt(ldAt(pv, k).Sqrt(), pu, k)
 	}
 }
+
+// TestRMSPropLanesSkipIdlePairs checks every RMSProp lane loop bitwise
+// against the arithmetic of a pair of quads written out entry by entry
+// (pairStep), which takes no shortcut, on idleCase's groups of eight over
+// a few steps of either sign and a step of NaN, with and without the trace
+// fold; and that the data and the comparison have teeth: each
+// wrongShortcut, taken by the reference, makes it differ.
+func TestRMSPropLanesSkipIdlePairs(t *testing.T) {
+	const alpha, b, eps, d, c = 1e-3, 0.9999, 1e-8, 0.891, -0.37
+	tau := AccumulatorFloor(eps)
+	type loop struct {
+		name string
+		fold bool
+		f    func(pt, pu, pv, ptr unsafe.Pointer, n int, s float64)
+	}
+	loops := []loop{
+		{"rmspropAt", false, func(pt, pu, pv, _ unsafe.Pointer, n int, s float64) {
+			rmspropAt(pt, pu, pv, n, s, alpha, b, eps, tau)
+		}},
+		{"rmspropFoldAt", true, func(pt, pu, pv, ptr unsafe.Pointer, n int, s float64) {
+			rmspropFoldAt(pt, pu, pv, ptr, n, s, alpha, b, eps, d, c, tau)
+		}},
+	}
+	if avx512 {
+		loops = append(loops, loop{"rmsprop8At", false, func(pt, pu, pv, _ unsafe.Pointer, n int, s float64) {
+			rmsprop8At(pt, pu, pv, n, s, alpha, b, eps, tau)
+		}}, loop{"rmsprop8FoldAt", true, func(pt, pu, pv, ptr unsafe.Pointer, n int, s float64) {
+			rmsprop8FoldAt(pt, pu, pv, ptr, n, s, alpha, b, eps, d, c, tau)
+		}})
+	}
+	// run returns the first entry of θ, v or u that differs, or "".
+	run := func(l loop, n int, wrong wrongShortcut, steps []float64) string {
+		rng := rand.New(rand.NewPCG(uint64(n), 22))
+		theta, u, v, tr := idleCase(rng, n, 8)
+		thetaRef, uRef, vRef := append([]float64(nil), theta...), append([]float64(nil), u...), append([]float64(nil), v...)
+		for _, s := range steps {
+			l.f(base(theta), base(u), base(v), base(tr), n, s)
+			pairStep(thetaRef, uRef, vRef, s, alpha, b, eps, tau, wrong)
+			if l.fold {
+				for i := range uRef {
+					uRef[i] = float64(d*uRef[i]) + float64(c*tr[i])
+				}
+			}
+		}
+		clearUpper()
+		if i := firstMismatch(u, uRef); i >= 0 {
+			return fmt.Sprintf("u[%d] = %v, want %v", i, u[i], uRef[i])
+		}
+		return mismatchText(theta, thetaRef, v, vRef)
+	}
+	for _, l := range loops {
+		for n := 4; n <= 44; n += 4 {
+			if m := run(l, n, noShortcut, []float64{0.3, -0.7, 1.1}); m != "" {
+				t.Errorf("%s, n=%d: %s", l.name, n, m)
+			}
+			if m := run(l, n, noShortcut, []float64{0.3, math.NaN()}); m != "" {
+				t.Errorf("%s, n=%d, a step of NaN: %s", l.name, n, m)
+			}
+		}
+		for _, wrong := range []wrongShortcut{keepingTheta, ignoringV, halfGroup} {
+			if run(l, 80, wrong, []float64{0.3, -0.7, 1.1}) == "" {
+				t.Errorf("%s: the shortcut %v went unnoticed", l.name, wrong)
+			}
+		}
+	}
+}
+
+// pairStep is the lane loops' arithmetic without their shortcut (or with a
+// wrong one), for n a multiple of 4: entry j of each group of eight shares
+// one division with entry j+4, the last quad takes one each. The
+// conversions keep the compiler from fusing a product into a sum.
+func pairStep(theta, u, v []float64, s, alpha, b, eps, tau float64, wrong wrongShortcut) {
+	c := 1 - b
+	n := len(u) &^ 7
+	for k := 0; k < n; k += 8 {
+		var g, a, vn [8]float64
+		for j := range g {
+			g[j] = s * u[k+j]
+			vn[j] = float64(b*v[k+j]) + float64(float64(c*g[j])*g[j])
+			v[k+j] = floorAccumulator(vn[j], tau)
+			a[j] = float64(math.Sqrt(vn[j])) + eps
+		}
+		if wrong.take(theta[k:k+8], g[:], vn[:]) {
+			continue
+		}
+		for j := range 4 {
+			inv := alpha / float64(a[j]*a[j+4])
+			theta[k+j] += float64(float64(g[j]*a[j+4]) * inv)
+			theta[k+j+4] += float64(float64(g[j+4]*a[j]) * inv)
+		}
+	}
+	tailStep(theta[n:], u[n:], v[n:], s, alpha, b, eps, tau)
+}

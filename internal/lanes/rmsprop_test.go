@@ -1,6 +1,7 @@
 package lanes
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -303,5 +304,208 @@ func TestRMSProp32Floor(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// idleCase returns θ, u, v and a trace t of n entries in groups of w (the
+// unit whose square roots share a division: 8 entries in the lane loops, 4
+// in the scalar one), the groups in turn, from a random one on, ordinary,
+// idle (u = ±0, t = 0, so g = s·u is ±0 and the loops may skip the square
+// roots), idle in one half only, or idle but for one accumulator entry of
+// +∞ or NaN (the skip must not be taken: the full step makes a NaN of θ).
+// θ is −0 in a third of the idle entries, where adding +0 and adding −0
+// differ.
+func idleCase(rng *rand.Rand, n, w int) (theta, u, v, tr []float64) {
+	theta, u, v, tr = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	first := rng.IntN(5)
+	for g := 0; g < n; g += w {
+		kind := (first + g/w) % 5
+		for i := g; i < min(g+w, n); i++ {
+			theta[i] = rng.NormFloat64()
+			v[i] = math.Ldexp(rng.Float64(), rng.IntN(40)-30)
+			idle := kind == 1 || kind == 2 && i-g < w/2 || kind == 3 && i-g >= w/2 || kind == 4
+			if !idle {
+				u[i] = math.Ldexp(rng.NormFloat64(), rng.IntN(40)-20)
+				tr[i] = rng.NormFloat64()
+				continue
+			}
+			u[i] = math.Copysign(0, float64(i%2*2-1)) // −0 and +0 in turn
+			if i%3 == 0 {
+				theta[i] = math.Copysign(0, -1)
+			}
+		}
+		if kind == 4 {
+			v[g+rng.IntN(min(w, n-g))] = []float64{math.Inf(1), math.NaN()}[rng.IntN(2)]
+		}
+	}
+	return theta, u, v, tr
+}
+
+// firstMismatch returns the first index where got and want hold different
+// bits (sameBits: NaNs of any payload count as equal), or -1.
+func firstMismatch(got, want []float64) int {
+	for i := range want {
+		if !sameBits(got[i], want[i]) {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestRMSPropScalarSkipsIdleGroups checks the scalar loop bitwise against
+// its arithmetic written out for every group of four (quartetStep), which
+// takes no shortcut, on idleCase's groups over a few steps of either sign
+// and a step of NaN; and that the data and the comparison have teeth: each
+// wrongShortcut, taken by the reference, makes it differ.
+func TestRMSPropScalarSkipsIdleGroups(t *testing.T) {
+	const b, eps = 0.9999, 1e-8
+	tau := AccumulatorFloor(eps)
+	// run returns the first entry of θ or v that differs, or "".
+	run := func(n int, wrong wrongShortcut, steps []float64) string {
+		rng := rand.New(rand.NewPCG(uint64(n), 21))
+		theta, u, v, _ := idleCase(rng, n, 4)
+		thetaRef, vRef := append([]float64(nil), theta...), append([]float64(nil), v...)
+		for _, s := range steps {
+			rmspropScalar(theta, u, v, s, 1e-3, b, eps, tau)
+			quartetStep(thetaRef, u, vRef, s, 1e-3, b, eps, tau, wrong)
+		}
+		return mismatchText(theta, thetaRef, v, vRef)
+	}
+	for n := 1; n <= 41; n++ {
+		if d := run(n, noShortcut, []float64{0.3, -0.7, 1.1}); d != "" {
+			t.Errorf("n=%d: %s", n, d)
+		}
+		if d := run(n, noShortcut, []float64{0.3, math.NaN()}); d != "" {
+			t.Errorf("n=%d, a step of NaN: %s", n, d)
+		}
+	}
+	for _, wrong := range []wrongShortcut{keepingTheta, ignoringV, halfGroup} {
+		if run(80, wrong, []float64{0.3, -0.7, 1.1}) == "" {
+			t.Errorf("the shortcut %v went unnoticed", wrong)
+		}
+	}
+}
+
+// mismatchText names the first entry where θ or v differ from the
+// reference's, or is "".
+func mismatchText(theta, thetaRef, v, vRef []float64) string {
+	if i := firstMismatch(theta, thetaRef); i >= 0 {
+		return fmt.Sprintf("θ[%d] = %v (%#x), want %v (%#x)", i, theta[i], math.Float64bits(theta[i]), thetaRef[i], math.Float64bits(thetaRef[i]))
+	}
+	if i := firstMismatch(v, vRef); i >= 0 {
+		return fmt.Sprintf("v[%d] = %v, want %v", i, v[i], vRef[i])
+	}
+	return ""
+}
+
+// wrongShortcut is a shortcut for idle groups that changes θ's bits, taken
+// by the references of the idle-group tests to show that their data and
+// comparison would see it.
+type wrongShortcut int
+
+const (
+	noShortcut   wrongShortcut = iota // the references' own arithmetic
+	keepingTheta                      // θ kept rather than θ + g (differs where θ = −0, g = +0)
+	ignoringV                         // taken though an accumulator entry is +∞ or NaN
+	halfGroup                         // taken when the first half of the group is idle
+)
+
+func (w wrongShortcut) String() string {
+	return [...]string{"none", "keeping θ", "ignoring v", "half group"}[w]
+}
+
+// take applies the wrong shortcut to a group (θ, its scaled gradients g and
+// new accumulator entries v) and reports whether it did.
+func (w wrongShortcut) take(theta, g, v []float64) bool {
+	if w == noShortcut {
+		return false
+	}
+	zeros := g
+	if w == halfGroup {
+		zeros = g[:len(g)/2]
+	}
+	for _, x := range zeros {
+		if x != 0 {
+			return false
+		}
+	}
+	for _, x := range v {
+		if w != ignoringV && !(x < math.Inf(1)) {
+			return false
+		}
+	}
+	if w != keepingTheta {
+		for i := range theta {
+			theta[i] += g[i]
+		}
+	}
+	return true
+}
+
+// quartetStep is rmspropScalar's arithmetic without its shortcut (or with
+// a wrong one): the square roots of each group of four share one division,
+// the tail takes one each. The conversions keep the compiler from fusing a
+// product into a sum, as it may with GOAMD64=v3.
+func quartetStep(theta, u, v []float64, s, alpha, b, eps, tau float64, wrong wrongShortcut) {
+	c := 1 - b
+	n := len(u) &^ 3
+	for i := 0; i < n; i += 4 {
+		var g, a, vn [4]float64
+		for j := range g {
+			g[j] = s * u[i+j]
+			vn[j] = float64(b*v[i+j]) + float64(float64(c*g[j])*g[j])
+			v[i+j] = floorAccumulator(vn[j], tau)
+			a[j] = float64(math.Sqrt(vn[j])) + eps
+		}
+		if wrong.take(theta[i:i+4], g[:], vn[:]) {
+			continue
+		}
+		p01, p23 := float64(a[0]*a[1]), float64(a[2]*a[3])
+		inv := alpha / float64(p01*p23)
+		i01, i23 := float64(inv*p23), float64(inv*p01)
+		theta[i] += float64(float64(g[0]*a[1]) * i01)
+		theta[i+1] += float64(float64(g[1]*a[0]) * i01)
+		theta[i+2] += float64(float64(g[2]*a[3]) * i23)
+		theta[i+3] += float64(float64(g[3]*a[2]) * i23)
+	}
+	tailStep(theta[n:], u[n:], v[n:], s, alpha, b, eps, tau)
+}
+
+// tailStep is the arithmetic of the loops' tails: one division per entry.
+func tailStep(theta, u, v []float64, s, alpha, b, eps, tau float64) {
+	c := 1 - b
+	for i := range u {
+		g := s * u[i]
+		vi := float64(b*v[i]) + float64(float64(c*g)*g)
+		v[i] = floorAccumulator(vi, tau)
+		theta[i] += float64(alpha*g) / (math.Sqrt(vi) + eps)
+	}
+}
+
+// BenchmarkRMSPropIdleGroups times an RMSProp step of 7,932 entries (T-BPTT
+// 5:7 at the Atari inputs) with no idle group of eight and with a third of
+// them idle (u = 0, at pseudo-random places that stay put from step to step,
+// as the weights of pixels that stay off do): the loops skip those groups'
+// square roots and division. On Atari runs a fifth to a third of the
+// groups are idle (docs/performance.md, "Idle groups").
+func BenchmarkRMSPropIdleGroups(b *testing.B) {
+	const n = 7932
+	for _, c := range []struct {
+		name string
+		idle int // one group in idle is idle; 0: none
+	}{{"dense", 0}, {"third-idle", 3}} {
+		b.Run(c.name, func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(14, 15))
+			theta, u, v := make([]float64, n), make([]float64, n), make([]float64, n)
+			for i := range u {
+				theta[i], v[i] = rng.NormFloat64(), 1
+				if c.idle == 0 || (i/8*7919)%c.idle != 0 {
+					u[i] = rng.NormFloat64()
+				}
+			}
+			for b.Loop() {
+				RMSProp(theta, u, v, 0.5, 1e-4, 0.9999, 1e-8)
+			}
+		})
 	}
 }
