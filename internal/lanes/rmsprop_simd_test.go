@@ -231,24 +231,15 @@ func TestRMSPropLanesSkipIdlePairs(t *testing.T) {
 // one division with entry j+4, the last quad takes one each. The
 // conversions keep the compiler from fusing a product into a sum.
 func pairStep(theta, u, v []float64, s, alpha, b, eps, tau float64, wrong wrongShortcut) {
-	c := 1 - b
 	n := len(u) &^ 7
 	for k := 0; k < n; k += 8 {
-		var g, a, vn [8]float64
-		for j := range g {
-			g[j] = s * u[k+j]
-			vn[j] = float64(b*v[k+j]) + float64(float64(c*g[j])*g[j])
-			v[k+j] = floorAccumulator(vn[j], tau)
-			a[j] = float64(math.Sqrt(vn[j])) + eps
-		}
-		if wrong.take(theta[k:k+8], g[:], vn[:]) {
-			continue
-		}
-		for j := range 4 {
-			inv := alpha / float64(a[j]*a[j+4])
-			theta[k+j] += float64(float64(g[j]*a[j+4]) * inv)
-			theta[k+j+4] += float64(float64(g[j+4]*a[j]) * inv)
-		}
+		groupStep(theta[k:k+8], u[k:k+8], v[k:k+8], s, alpha, b, eps, tau, wrong, func(theta, g, a []float64) {
+			for j := range 4 {
+				inv := alpha / float64(a[j]*a[j+4])
+				theta[j] += float64(float64(g[j]*a[j+4]) * inv)
+				theta[j+4] += float64(float64(g[j+4]*a[j]) * inv)
+			}
+		})
 	}
 	tailStep(theta[n:], u[n:], v[n:], s, alpha, b, eps, tau)
 }

@@ -447,28 +447,38 @@ func (w wrongShortcut) take(theta, g, v []float64) bool {
 // the tail takes one each. The conversions keep the compiler from fusing a
 // product into a sum, as it may with GOAMD64=v3.
 func quartetStep(theta, u, v []float64, s, alpha, b, eps, tau float64, wrong wrongShortcut) {
-	c := 1 - b
 	n := len(u) &^ 3
 	for i := 0; i < n; i += 4 {
-		var g, a, vn [4]float64
-		for j := range g {
-			g[j] = s * u[i+j]
-			vn[j] = float64(b*v[i+j]) + float64(float64(c*g[j])*g[j])
-			v[i+j] = floorAccumulator(vn[j], tau)
-			a[j] = float64(math.Sqrt(vn[j])) + eps
-		}
-		if wrong.take(theta[i:i+4], g[:], vn[:]) {
-			continue
-		}
-		p01, p23 := float64(a[0]*a[1]), float64(a[2]*a[3])
-		inv := alpha / float64(p01*p23)
-		i01, i23 := float64(inv*p23), float64(inv*p01)
-		theta[i] += float64(float64(g[0]*a[1]) * i01)
-		theta[i+1] += float64(float64(g[1]*a[0]) * i01)
-		theta[i+2] += float64(float64(g[2]*a[3]) * i23)
-		theta[i+3] += float64(float64(g[3]*a[2]) * i23)
+		groupStep(theta[i:i+4], u[i:i+4], v[i:i+4], s, alpha, b, eps, tau, wrong, func(theta, g, a []float64) {
+			p01, p23 := float64(a[0]*a[1]), float64(a[2]*a[3])
+			inv := alpha / float64(p01*p23)
+			i01, i23 := float64(inv*p23), float64(inv*p01)
+			theta[0] += float64(float64(g[0]*a[1]) * i01)
+			theta[1] += float64(float64(g[1]*a[0]) * i01)
+			theta[2] += float64(float64(g[2]*a[3]) * i23)
+			theta[3] += float64(float64(g[3]*a[2]) * i23)
+		})
 	}
 	tailStep(theta[n:], u[n:], v[n:], s, alpha, b, eps, tau)
+}
+
+// groupStep is one group's step (up to eight entries) without the loops'
+// shortcut, or with a wrong one: the scaled gradients g, the accumulator
+// (stored floored) and a = √v + ε, then θ's update by share, which spreads
+// the group's divisions as the loop under test does.
+func groupStep(theta, u, v []float64, s, alpha, b, eps, tau float64, wrong wrongShortcut, share func(theta, g, a []float64)) {
+	c := 1 - b
+	var g, a, vn [8]float64
+	for j := range u {
+		g[j] = s * u[j]
+		vn[j] = float64(b*v[j]) + float64(float64(c*g[j])*g[j])
+		v[j] = floorAccumulator(vn[j], tau)
+		a[j] = float64(math.Sqrt(vn[j])) + eps
+	}
+	w := len(u)
+	if !wrong.take(theta, g[:w], vn[:w]) {
+		share(theta, g[:w], a[:w])
+	}
 }
 
 // tailStep is the arithmetic of the loops' tails: one division per entry.
