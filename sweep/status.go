@@ -1,5 +1,11 @@
 package sweep
 
+import (
+	"cmp"
+	"maps"
+	"slices"
+)
+
 // StageCount counts the runs of one stage of a plan by their state.
 type StageCount struct {
 	Done, Diverged, Failed, Pending int
@@ -25,11 +31,16 @@ type Status struct {
 	// and the waiting runs.
 	Steps int64
 	// Seconds estimates the seconds of Steps, one run at a time, at each
-	// group's own speed: the seconds per step of its complete (not
-	// diverged) runs in the directory, each run's CPU seconds where it
-	// recorded them (experiments.Summary.CPUSeconds), else its wall
-	// seconds. Unmeasured is the part of Steps of groups without such a
-	// run, left out of Seconds.
+	// run's own speed: the seconds per step of the complete (not
+	// diverged) runs in the directory of its configuration and length (its
+	// candidate, any seed), or where it has none, of its configuration at
+	// any length, or where it has none or waits for its group's selection,
+	// of its group; each run's CPU seconds where it recorded them
+	// (experiments.Summary.CPUSeconds), else its wall seconds. Runs of the
+	// same length come first because they ran the same code over the same
+	// stretch of the stream (a 10M-step run's speed need not be a 30M-step
+	// one's). Unmeasured is the part of Steps without such a run, left out
+	// of Seconds.
 	Seconds    float64
 	Unmeasured int64
 }
@@ -40,11 +51,15 @@ type Status struct {
 func StatusOf(plan Plan, out string, maxAttempts int) Status {
 	look := cachedLook(out, maxAttempts)
 	var st Status
-	left := make([]int64, len(plan.Groups)) // steps still to compute, by group
-	speed := make([]struct {
-		seconds float64
-		steps   int64
-	}, len(plan.Groups))
+	// Steps still to compute and the speeds measured, by group, candidate
+	// and length (a candidate's entry at any length has steps -1, a
+	// group's has candidate -1 too).
+	type key struct {
+		group, candidate int
+		steps            int64
+	}
+	left := map[key]int64{}
+	speed := map[key]pace{}
 	seen := map[string]bool{}
 	count := func(c *StageCount, t Task) {
 		if seen[t.ID] {
@@ -59,8 +74,10 @@ func StatusOf(plan Plan, out string, maxAttempts int) Status {
 				sec = o.Summary.WallSeconds
 			}
 			if o.Summary.Steps > 0 && sec > 0 {
-				speed[t.Group].seconds += sec
-				speed[t.Group].steps += int64(o.Summary.Steps)
+				n := int64(o.Summary.Steps)
+				for _, k := range []key{{t.Group, -1, -1}, {t.Group, t.Candidate, -1}, {t.Group, t.Candidate, n}} {
+					speed[k] = speed[k].add(sec, n)
+				}
 			}
 		case Diverged:
 			c.Diverged++
@@ -68,7 +85,8 @@ func StatusOf(plan Plan, out string, maxAttempts int) Status {
 			c.Failed++
 		default:
 			c.Pending++
-			left[t.Group] += int64(t.Config.Config().Steps)
+			n := int64(t.Config.Config().Steps)
+			left[key{t.Group, t.Candidate, n}] += n
 		}
 	}
 	for g := range plan.Groups {
@@ -84,21 +102,42 @@ func StatusOf(plan Plan, out string, maxAttempts int) Status {
 			continue
 		}
 		// Not settled: every candidate has final runs of the same seeds and
-		// lengths; the first one's stand for them.
+		// lengths; the first one's stand for them, at the group's speed.
 		for _, t := range plan.FinalTasks(g, 0) {
 			if !seen[t.ID] {
 				st.Waiting++
-				left[g] += int64(t.Config.Config().Steps)
+				left[key{g, -1, -1}] += int64(t.Config.Config().Steps)
 			}
 		}
 	}
-	for g, n := range left {
+	keys := slices.SortedFunc(maps.Keys(left), func(a, b key) int {
+		return cmp.Or(cmp.Compare(a.group, b.group), cmp.Compare(a.candidate, b.candidate), cmp.Compare(a.steps, b.steps))
+	})
+	for _, k := range keys { // in order, for the same sum every time
+		n := left[k]
 		st.Steps += n
-		if speed[g].steps == 0 {
+		sp := speed[k]
+		if sp.steps == 0 {
+			sp = speed[key{k.group, k.candidate, -1}]
+		}
+		if sp.steps == 0 {
+			sp = speed[key{k.group, -1, -1}]
+		}
+		if sp.steps == 0 {
 			st.Unmeasured += n
 			continue
 		}
-		st.Seconds += float64(n) * speed[g].seconds / float64(speed[g].steps)
+		st.Seconds += float64(n) * sp.seconds / float64(sp.steps)
 	}
 	return st
+}
+
+// pace is the seconds and steps of complete runs, summed.
+type pace struct {
+	seconds float64
+	steps   int64
+}
+
+func (p pace) add(seconds float64, steps int64) pace {
+	return pace{p.seconds + seconds, p.steps + steps}
 }

@@ -14,7 +14,8 @@ import (
 // TestStatusOfCountsStagesAndTimeLeft follows fakePlan's runs (ccn: 3
 // candidates, tbptt: 2, each over sweep seeds 0-1; columnar: 1 candidate, no
 // sweep; final seeds 0-3 of 1,000 steps) through a directory, the counts and
-// the estimate written out by hand.
+// the estimate written out by hand; the pending finals at the speed of
+// their own candidate.
 func TestStatusOfCountsStagesAndTimeLeft(t *testing.T) {
 	p := fakePlan(t)
 	out := t.TempDir()
@@ -27,25 +28,36 @@ func TestStatusOfCountsStagesAndTimeLeft(t *testing.T) {
 	assert.Equal(t, st.Steps, st.Unmeasured)
 	assert.Zero(t, st.Seconds)
 
-	// Every runnable run done, the sweep runs of ccn at 2 ms per step (wall)
-	// and those of tbptt at 1 ms (CPU; 5 ms wall); columnar's finals without
-	// a time.
+	// Every runnable run done; then the times: the sweep runs of the
+	// candidate ccn selects at 2 ms per step (wall) and those of its other
+	// candidates at 8 ms, those of tbptt at 1 ms (CPU; 5 ms wall);
+	// columnar's finals without a time.
 	tasks, _ := Runnable(p, out, 0)
 	f := newFakeRunner()
+	summaries := map[string]experiments.Summary{}
 	for _, tk := range tasks {
-		dir := RunDir(out, tk.ID)
-		s, err := f.run(t.Context(), tk.Config, dir)
+		s, err := f.run(t.Context(), tk.Config, RunDir(out, tk.ID))
 		require.NoError(t, err)
+		summaries[tk.ID] = s
+	}
+	ccnBest, ok := p.Best(0, cachedLook(out, 0))
+	require.True(t, ok)
+	require.Equal(t, "ccn", p.Groups[0].Name)
+	for _, tk := range tasks {
+		s := summaries[tk.ID]
 		switch p.Groups[tk.Group].Name {
 		case "ccn": // wall time only, as summaries before cpu_seconds
-			s.WallSeconds = 2e-3 * float64(s.Steps)
+			s.WallSeconds = 8e-3 * float64(s.Steps)
+			if tk.Candidate == ccnBest {
+				s.WallSeconds = 2e-3 * float64(s.Steps)
+			}
 		case "tbptt": // CPU time, preferred to the (longer) wall time
 			s.WallSeconds = 5e-3 * float64(s.Steps)
 			s.CPUSeconds = 1e-3 * float64(s.Steps)
 		}
 		b, err := json.Marshal(s)
 		require.NoError(t, err)
-		require.NoError(t, os.WriteFile(filepath.Join(dir, experiments.SummaryFile), b, 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(RunDir(out, tk.ID), experiments.SummaryFile), b, 0o644))
 	}
 	st = StatusOf(p, out, 0)
 	assert.Equal(t, StageCount{Done: 10}, st.Sweep)
@@ -53,7 +65,8 @@ func TestStatusOfCountsStagesAndTimeLeft(t *testing.T) {
 	assert.Zero(t, st.Waiting)
 	assert.Equal(t, int64(4000), st.Steps)
 	assert.Zero(t, st.Unmeasured)
-	assert.InDelta(t, 2000*2e-3+2000*1e-3, st.Seconds, 1e-9)
+	assert.InDelta(t, 2000*2e-3+2000*1e-3, st.Seconds, 1e-9,
+		"each final at its own candidate's speed, not ccn's average over its candidates (6 ms)")
 
 	// A final run that failed for good leaves the steps to compute.
 	tasks, _ = Runnable(p, out, 0)
@@ -65,4 +78,52 @@ func TestStatusOfCountsStagesAndTimeLeft(t *testing.T) {
 	assert.Equal(t, StageCount{Done: 4, Failed: 1, Pending: 3}, st.Final)
 	assert.Equal(t, int64(3000), st.Steps)
 	assert.Equal(t, StageCount{Done: 4, Pending: 4}, StatusOf(p, out, 3).Final, "attempts left: still pending")
+}
+
+// TestStatusOfPrefersRunsOfTheSameLength estimates final runs longer than
+// the sweep's (final-steps) at the speed of the candidate's complete final
+// runs once there is one, and before that at the speed of its sweep runs.
+func TestStatusOfPrefersRunsOfTheSameLength(t *testing.T) {
+	study, err := Parse([]byte(`
+name: long-finals
+groups:
+  - name: tbptt
+    config: {method: tbptt, hidden: 2, truncation: 2}
+    grid: {step-size: [1.0e-3, 1.0e-2]}
+scales:
+  s:
+    steps: 1000
+    final-steps: 3000
+    sweep-seeds: 0-1
+    final-seeds: 0-2
+    set: {window: 100, log-every: 500}
+`))
+	require.NoError(t, err)
+	p, err := study.Plan("s")
+	require.NoError(t, err)
+	out := t.TempDir()
+	f := newFakeRunner()
+	// finish completes task tk with a CPU time of perStep seconds a step.
+	finish := func(tk Task, perStep float64) {
+		dir := RunDir(out, tk.ID)
+		s, err := f.run(t.Context(), tk.Config, dir)
+		require.NoError(t, err)
+		s.CPUSeconds = perStep * float64(s.Steps)
+		b, err := json.Marshal(s)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, experiments.SummaryFile), b, 0o644))
+	}
+	for _, tk := range p.SweepTasks(0) {
+		finish(tk, 4e-3)
+	}
+	st := StatusOf(p, out, 0)
+	require.Equal(t, StageCount{Pending: 3}, st.Final)
+	assert.InDelta(t, 3*3000*4e-3, st.Seconds, 1e-9, "no final done: the sweep runs' speed")
+
+	tasks, _ := Runnable(p, out, 0)
+	require.Len(t, tasks, 3)
+	finish(tasks[0], 1e-3)
+	st = StatusOf(p, out, 0)
+	require.Equal(t, StageCount{Done: 1, Pending: 2}, st.Final)
+	assert.InDelta(t, 2*3000*1e-3, st.Seconds, 1e-9, "the finals at the speed of the final done, not of all the candidate's runs")
 }
