@@ -288,3 +288,21 @@ func TestFinalErrorsSlantsLongLabels(t *testing.T) {
 	require.NoError(t, err)
 	assert.Zero(t, p.X.Tick.Label.Rotation)
 }
+
+// TestSavePDFIsReproducible saves one figure twice: the PDFs carry the fixed
+// date, not the time of drawing, and are the same bytes.
+func TestSavePDFIsReproducible(t *testing.T) {
+	p, err := LearningCurves("x", []Curve{synthCurve("CCN", string(arch.MethodCCN), 5, 0.1, 1)})
+	require.NoError(t, err)
+	var pdfs [2][]byte
+	for i := range pdfs {
+		base := filepath.Join(t.TempDir(), "f")
+		require.NoError(t, Save(p, base))
+		pdfs[i], err = os.ReadFile(base + ".pdf")
+		require.NoError(t, err)
+	}
+	for _, date := range []string{"/CreationDate (D:19700101000000)", "/ModDate (D:19700101000000)"} {
+		assert.True(t, bytes.Contains(pdfs[0], []byte(date)), "the PDF lacks %s", date)
+	}
+	assert.True(t, bytes.Equal(pdfs[0], pdfs[1]), "the same figure saved twice differs")
+}

@@ -5,9 +5,12 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/ccn-go/ccn/internal/atomicfile"
 
+	"codeberg.org/go-pdf/fpdf"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -18,8 +21,22 @@ import (
 // DPI is the resolution of the PNG files written by Save.
 const DPI = 300
 
+// pdfDate is the creation and modification date written into every PDF,
+// in place of the time of drawing, so that the same results give the same
+// bytes (the PNG files carry no date).
+var pdfDate = time.Unix(0, 0).UTC()
+
+// pdfDefaults sets the PDF writer's defaults once: pdfDate and resources
+// listed in a sorted order.
+var pdfDefaults = sync.OnceFunc(func() {
+	fpdf.SetDefaultCreationDate(pdfDate)
+	fpdf.SetDefaultModificationDate(pdfDate)
+	fpdf.SetDefaultCatalogSort(true)
+})
+
 // Save writes fig as base.png (DPI dots per inch) and base.pdf (fonts
-// embedded); an extension .png or .pdf on base is dropped first. Each file is
+// embedded, dated 1970-01-01, the Unix epoch); an extension .png or .pdf on base is dropped
+// first. Each file is
 // written to a temporary file in the same directory and renamed into place, so
 // a reader never sees a partial figure. The size is fig's own (Sizer) or
 // DefaultWidth×DefaultHeight. A *plot.Plot is drawn with its legend outside
@@ -50,6 +67,7 @@ func SaveSize(fig Drawer, w, h vg.Length, base string) error {
 		return err
 	}
 
+	pdfDefaults()
 	doc := vgpdf.New(w, h)
 	doc.EmbedFonts(true)
 	fig.Draw(draw.New(doc))
