@@ -104,14 +104,15 @@ func rmspropFold(theta, u, v, t []float64, s, alpha, b, eps, d, c, tau float64) 
 //
 //	θ + g·a₁·(α·a₂·a₃/(a₀·a₁·a₂·a₃)),   a = √v + ε ≥ ε, all finite
 //
-// adds g times a positive finite number or 0, a zero of g's sign, which is
-// what adding g itself does, to the bit (θ = −0 included). Idle groups add g
-// and skip the square roots and the division that bound the loop; the lane
-// loops do the same with their pairs of quads. A NaN or infinite step s
-// makes g NaN, not 0, and an infinite or NaN entry of v would make θ NaN:
-// neither is idle.
+// adds g times a positive finite number or 0 (for α ≥ 0), a zero of g's
+// sign, which is what adding g itself does, to the bit (θ = −0 included).
+// Idle groups add g and skip the square roots and the division that bound
+// the loop; the lane loops do the same with their pairs of quads. A NaN or
+// infinite step s makes g NaN, not 0, and an infinite or NaN entry of v
+// would make θ NaN: neither is idle; nor is any group when α < 0 (the zero
+// added would take the other sign) or NaN (idleBound).
 func rmspropScalar(theta, u, v []float64, s, alpha, b, eps, tau float64) {
-	c, inf := 1-b, math.Inf(1)
+	c, inf := 1-b, idleBound(alpha)
 	n := len(u) &^ 3
 	for i := 0; i < n; i += 4 {
 		g0, g1, g2, g3 := s*u[i], s*u[i+1], s*u[i+2], s*u[i+3]
@@ -141,6 +142,15 @@ func rmspropScalar(theta, u, v []float64, s, alpha, b, eps, tau float64) {
 		theta[i+3] += g3 * a2 * i23
 	}
 	rmspropTail(theta[n:], u[n:], v[n:], s, alpha, b, eps, tau)
+}
+
+// idleBound is the bound below which every new accumulator entry of an idle
+// group must lie: +∞ (v finite) for α ≥ 0, else −∞, which no entry is below.
+func idleBound(alpha float64) float64 {
+	if alpha >= 0 {
+		return math.Inf(1)
+	}
+	return math.Inf(-1)
 }
 
 // rmspropTail is the plain one-entry-at-a-time loop, with one division each.

@@ -3,7 +3,6 @@
 package lanes
 
 import (
-	"math"
 	"simd/archsimd"
 	"unsafe"
 )
@@ -38,7 +37,7 @@ func rmspropLanes(theta, u, v []float64, s, alpha, b, eps, tau float64) {
 //
 //go:noinline
 func rmspropAt(pt, pu, pv unsafe.Pointer, n int, s, alpha, b, eps, tau float64) {
-	vs, vb, vc, va, ve, vf, vi := bc(s), bc(b), bc(1-b), bc(alpha), bc(eps), bc(tau), bc(math.Inf(1))
+	vs, vb, vc, va, ve, vf, vi := bc(s), bc(b), bc(1-b), bc(alpha), bc(eps), bc(tau), bc(idleBound(alpha))
 	k := 0
 	for ; k+8 <= n; k += 8 {
 		g0, g1 := vs.Mul(ldAt(pu, k)), vs.Mul(ldAt(pu, k+4))
@@ -63,9 +62,9 @@ func rmspropAt(pt, pu, pv unsafe.Pointer, n int, s, alpha, b, eps, tau float64) 
 }
 
 // idle reports whether a pair of quads is idle: every scaled gradient g is
-// ±0 and every new accumulator entry v finite (below inf, the broadcast
-// +∞). Its step then adds to θ exactly g (rmspropScalar's doc comment says
-// why), without the square roots and the division.
+// ±0 and every new accumulator entry v below inf, the broadcast idleBound
+// (finite where α ≥ 0). Its step then adds to θ exactly g (rmspropScalar's
+// doc comment says why), without the square roots and the division.
 func idle(g0, g1, v0, v1, inf f64x4) bool {
 	var zero f64x4
 	return g0.Equal(zero).And(g1.Equal(zero)).And(v0.Less(inf)).And(v1.Less(inf)).ToBits() == 0xf
@@ -92,7 +91,7 @@ func floored8(v, tau f64x8) f64x8 { return f64x8{}.Merge(v, v.Less(tau)) }
 //
 //go:noinline
 func rmsprop8At(pt, pu, pv unsafe.Pointer, n int, s, alpha, b, eps, tau float64) {
-	vs, vb, vc, ve, vf, vi := bc8(s), bc8(b), bc8(1-b), bc8(eps), bc8(tau), bc8(math.Inf(1))
+	vs, vb, vc, ve, vf, vi := bc8(s), bc8(b), bc8(1-b), bc8(eps), bc8(tau), bc8(idleBound(alpha))
 	va := bc(alpha)
 	k := 0
 	for ; k+8 <= n; k += 8 {
@@ -158,7 +157,7 @@ func rmspropFoldLanes(theta, u, v, t []float64, s, alpha, b, eps, d, c, tau floa
 //
 //go:noinline
 func rmsprop8FoldAt(pt, pu, pv, ptr unsafe.Pointer, n int, s, alpha, b, eps, d, c, tau float64) {
-	vs, vb, vc, ve, vd, vk, vf, vi := bc8(s), bc8(b), bc8(1-b), bc8(eps), bc8(d), bc8(c), bc8(tau), bc8(math.Inf(1))
+	vs, vb, vc, ve, vd, vk, vf, vi := bc8(s), bc8(b), bc8(1-b), bc8(eps), bc8(d), bc8(c), bc8(tau), bc8(idleBound(alpha))
 	va := bc(alpha)
 	k := 0
 	for ; k+8 <= n; k += 8 {
@@ -186,7 +185,7 @@ func rmsprop8FoldAt(pt, pu, pv, ptr unsafe.Pointer, n int, s, alpha, b, eps, d, 
 //
 //go:noinline
 func rmspropFoldAt(pt, pu, pv, ptr unsafe.Pointer, n int, s, alpha, b, eps, d, c, tau float64) {
-	vs, vb, vc, va, ve, vd, vk, vf, vi := bc(s), bc(b), bc(1-b), bc(alpha), bc(eps), bc(d), bc(c), bc(tau), bc(math.Inf(1))
+	vs, vb, vc, va, ve, vd, vk, vf, vi := bc(s), bc(b), bc(1-b), bc(alpha), bc(eps), bc(d), bc(c), bc(tau), bc(idleBound(alpha))
 	k := 0
 	for ; k+8 <= n; k += 8 {
 		u0, u1 := ldAt(pu, k), ldAt(pu, k+4)

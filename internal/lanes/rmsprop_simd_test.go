@@ -163,63 +163,68 @@ func sqrtAt(pu, pv unsafe.Pointer, n int) {
 // TestRMSPropLanesSkipIdlePairs checks every RMSProp lane loop bitwise
 // against the arithmetic of a pair of quads written out entry by entry
 // (pairStep), which takes no shortcut, on idleCase's groups of eight over
-// a few steps of either sign and a step of NaN, with and without the trace
-// fold; and that the data and the comparison have teeth: each
+// a few steps of either sign and a step of NaN, at step sizes of either
+// sign and 0, with and without the trace fold; and that the data and the comparison have teeth: each
 // wrongShortcut, taken by the reference, makes it differ.
 func TestRMSPropLanesSkipIdlePairs(t *testing.T) {
-	const alpha, b, eps, d, c = 1e-3, 0.9999, 1e-8, 0.891, -0.37
+	const b, eps, d, c = 0.9999, 1e-8, 0.891, -0.37
 	tau := AccumulatorFloor(eps)
 	type loop struct {
 		name string
 		fold bool
-		f    func(pt, pu, pv, ptr unsafe.Pointer, n int, s float64)
+		f    func(pt, pu, pv, ptr unsafe.Pointer, n int, s, alpha float64)
 	}
 	loops := []loop{
-		{"rmspropAt", false, func(pt, pu, pv, _ unsafe.Pointer, n int, s float64) {
+		{"rmspropAt", false, func(pt, pu, pv, _ unsafe.Pointer, n int, s, alpha float64) {
 			rmspropAt(pt, pu, pv, n, s, alpha, b, eps, tau)
 		}},
-		{"rmspropFoldAt", true, func(pt, pu, pv, ptr unsafe.Pointer, n int, s float64) {
+		{"rmspropFoldAt", true, func(pt, pu, pv, ptr unsafe.Pointer, n int, s, alpha float64) {
 			rmspropFoldAt(pt, pu, pv, ptr, n, s, alpha, b, eps, d, c, tau)
 		}},
 	}
 	if avx512 {
-		loops = append(loops, loop{"rmsprop8At", false, func(pt, pu, pv, _ unsafe.Pointer, n int, s float64) {
+		loops = append(loops, loop{"rmsprop8At", false, func(pt, pu, pv, _ unsafe.Pointer, n int, s, alpha float64) {
 			rmsprop8At(pt, pu, pv, n, s, alpha, b, eps, tau)
-		}}, loop{"rmsprop8FoldAt", true, func(pt, pu, pv, ptr unsafe.Pointer, n int, s float64) {
+		}}, loop{"rmsprop8FoldAt", true, func(pt, pu, pv, ptr unsafe.Pointer, n int, s, alpha float64) {
 			rmsprop8FoldAt(pt, pu, pv, ptr, n, s, alpha, b, eps, d, c, tau)
 		}})
 	}
-	// run returns the first entry of θ, v or u that differs, or "".
-	run := func(l loop, n int, wrong wrongShortcut, steps []float64) string {
+	// run returns the first entry of θ, v or u that differs after a step, or "".
+	run := func(l loop, n int, alpha float64, wrong wrongShortcut, steps []float64) string {
 		rng := rand.New(rand.NewPCG(uint64(n), 22))
 		theta, u, v, tr := idleCase(rng, n, 8)
 		thetaRef, uRef, vRef := append([]float64(nil), theta...), append([]float64(nil), u...), append([]float64(nil), v...)
-		for _, s := range steps {
-			l.f(base(theta), base(u), base(v), base(tr), n, s)
+		for k, s := range steps {
+			l.f(base(theta), base(u), base(v), base(tr), n, s, alpha)
+			clearUpper()
 			pairStep(thetaRef, uRef, vRef, s, alpha, b, eps, tau, wrong)
 			if l.fold {
 				for i := range uRef {
 					uRef[i] = float64(d*uRef[i]) + float64(c*tr[i])
 				}
 			}
+			if i := firstMismatch(u, uRef); i >= 0 {
+				return fmt.Sprintf("step %d: u[%d] = %v, want %v", k, i, u[i], uRef[i])
+			}
+			if m := mismatchText(theta, thetaRef, v, vRef); m != "" {
+				return fmt.Sprintf("step %d: %s", k, m) // a zero's sign can heal at a later step
+			}
 		}
-		clearUpper()
-		if i := firstMismatch(u, uRef); i >= 0 {
-			return fmt.Sprintf("u[%d] = %v, want %v", i, u[i], uRef[i])
-		}
-		return mismatchText(theta, thetaRef, v, vRef)
+		return ""
 	}
 	for _, l := range loops {
 		for n := 4; n <= 44; n += 4 {
-			if m := run(l, n, noShortcut, []float64{0.3, -0.7, 1.1}); m != "" {
-				t.Errorf("%s, n=%d: %s", l.name, n, m)
+			for _, alpha := range []float64{1e-3, -1e-3, 0} {
+				if m := run(l, n, alpha, noShortcut, []float64{0.3, -0.7, 1.1}); m != "" {
+					t.Errorf("%s, n=%d, α=%v: %s", l.name, n, alpha, m)
+				}
 			}
-			if m := run(l, n, noShortcut, []float64{0.3, math.NaN()}); m != "" {
+			if m := run(l, n, 1e-3, noShortcut, []float64{0.3, math.NaN()}); m != "" {
 				t.Errorf("%s, n=%d, a step of NaN: %s", l.name, n, m)
 			}
 		}
 		for _, wrong := range []wrongShortcut{keepingTheta, ignoringV, halfGroup} {
-			if run(l, 80, wrong, []float64{0.3, -0.7, 1.1}) == "" {
+			if run(l, 80, 1e-3, wrong, []float64{0.3, -0.7, 1.1}) == "" {
 				t.Errorf("%s: the shortcut %v went unnoticed", l.name, wrong)
 			}
 		}

@@ -355,32 +355,38 @@ func firstMismatch(got, want []float64) int {
 // TestRMSPropScalarSkipsIdleGroups checks the scalar loop bitwise against
 // its arithmetic written out for every group of four (quartetStep), which
 // takes no shortcut, on idleCase's groups over a few steps of either sign
-// and a step of NaN; and that the data and the comparison have teeth: each
-// wrongShortcut, taken by the reference, makes it differ.
+// and a step of NaN, at step sizes of either sign and 0; and that the data
+// and the comparison have teeth: each wrongShortcut, taken by the
+// reference, makes it differ.
 func TestRMSPropScalarSkipsIdleGroups(t *testing.T) {
 	const b, eps = 0.9999, 1e-8
 	tau := AccumulatorFloor(eps)
-	// run returns the first entry of θ or v that differs, or "".
-	run := func(n int, wrong wrongShortcut, steps []float64) string {
+	// run returns the first entry of θ or v that differs after a step, or "".
+	run := func(n int, alpha float64, wrong wrongShortcut, steps []float64) string {
 		rng := rand.New(rand.NewPCG(uint64(n), 21))
 		theta, u, v, _ := idleCase(rng, n, 4)
 		thetaRef, vRef := append([]float64(nil), theta...), append([]float64(nil), v...)
-		for _, s := range steps {
-			rmspropScalar(theta, u, v, s, 1e-3, b, eps, tau)
-			quartetStep(thetaRef, u, vRef, s, 1e-3, b, eps, tau, wrong)
+		for k, s := range steps {
+			rmspropScalar(theta, u, v, s, alpha, b, eps, tau)
+			quartetStep(thetaRef, u, vRef, s, alpha, b, eps, tau, wrong)
+			if m := mismatchText(theta, thetaRef, v, vRef); m != "" {
+				return fmt.Sprintf("step %d: %s", k, m) // a zero's sign can heal at a later step
+			}
 		}
-		return mismatchText(theta, thetaRef, v, vRef)
+		return ""
 	}
 	for n := 1; n <= 41; n++ {
-		if d := run(n, noShortcut, []float64{0.3, -0.7, 1.1}); d != "" {
-			t.Errorf("n=%d: %s", n, d)
+		for _, alpha := range []float64{1e-3, -1e-3, 0} {
+			if d := run(n, alpha, noShortcut, []float64{0.3, -0.7, 1.1}); d != "" {
+				t.Errorf("n=%d, α=%v: %s", n, alpha, d)
+			}
 		}
-		if d := run(n, noShortcut, []float64{0.3, math.NaN()}); d != "" {
+		if d := run(n, 1e-3, noShortcut, []float64{0.3, math.NaN()}); d != "" {
 			t.Errorf("n=%d, a step of NaN: %s", n, d)
 		}
 	}
 	for _, wrong := range []wrongShortcut{keepingTheta, ignoringV, halfGroup} {
-		if run(80, wrong, []float64{0.3, -0.7, 1.1}) == "" {
+		if run(80, 1e-3, wrong, []float64{0.3, -0.7, 1.1}) == "" {
 			t.Errorf("the shortcut %v went unnoticed", wrong)
 		}
 	}
