@@ -294,7 +294,7 @@ func columnTraceLanes(ht, ct, x []float64, f, A, B, E, D, ki, kf, kg, hp float64
 	dv := vD.Merge(zero, lane(3))
 	directTermsAt(ph, pc, m, vf, vA, vB, vE, kv, dv, bc(hp))
 	if n4 < m {
-		traceTailAt(ph, pc, px, m, n4, vf, vA, vB, vE, vki, vkf, vkg, vD)
+		traceTailAt(ph, pc, px, m, n4, vf, vA, vB, vE, vki, vkf, vkg, vD, nil, f64x4{}, f64x4{}, false)
 	}
 	for k := 0; k < n4; k += 4 {
 		xv := ldAt(px, k)
@@ -409,22 +409,40 @@ func traceScalars4(vi, vf, vg, vo, vcp, vt, ui, uf, ug, uo f64x4) (A, B, E, D, k
 // them zero and not stored): traceScalar's and traceOutScalar's operations
 // on each entry, without scalar code between vector instructions (doc.go).
 // The column's scalars come broadcast: vf, vA, vB, vE, the gates' κ and D.
-func traceTailAt(ph, pc, px unsafe.Pointer, m, n4 int, vf, vA, vB, vE, vki, vkf, vkg, vD f64x4) {
+// Where pz is not nil, each new ∂h/∂θ is folded into the column's block of
+// z at pz as foldQuad does (coefficient vc, decay vd, add).
+func traceTailAt(ph, pc, px unsafe.Pointer, m, n4 int, vf, vA, vB, vE, vki, vkf, vkg, vD f64x4,
+	pz unsafe.Pointer, vc, vd f64x4, add bool) {
 	r := m - n4
 	part := func(p unsafe.Pointer, i int) []float64 { return unsafe.Slice(at(p, i), r) }
+	fold := func(hn f64x4, i int) {
+		if pz == nil {
+			return
+		}
+		zs := part(pz, i)
+		if add {
+			vd.Mul(archsimd.LoadFloat64x4SlicePart(zs)).Add(vc.Mul(hn)).StoreSlicePart(zs)
+			return
+		}
+		vc.Mul(hn).Add(ld(&kZero)).StoreSlicePart(zs)
+	}
 	xv := archsimd.LoadFloat64x4SlicePart(part(px, n4))
 	for q, kq := range [3]f64x4{vki, vkf, vkg} {
 		hs, cs := part(ph, q*m+n4), part(pc, q*m+n4)
 		h := archsimd.LoadFloat64x4SlicePart(hs)
 		c := vf.Mul(archsimd.LoadFloat64x4SlicePart(cs)).Add(vA.Mul(h)).Add(kq.Mul(xv))
 		c.StoreSlicePart(cs)
-		vB.Mul(c).Add(vE.Mul(h)).StoreSlicePart(hs)
+		hn := vB.Mul(c).Add(vE.Mul(h))
+		hn.StoreSlicePart(hs)
+		fold(hn, q*m+n4)
 	}
 	hs, cs := part(ph, 3*m+n4), part(pc, 3*m+n4)
 	h := archsimd.LoadFloat64x4SlicePart(hs)
 	c := vf.Mul(archsimd.LoadFloat64x4SlicePart(cs)).Add(vA.Mul(h))
 	c.StoreSlicePart(cs)
-	vB.Mul(c).Add(vE.Mul(h)).Add(vD.Mul(xv)).StoreSlicePart(hs)
+	hn := vB.Mul(c).Add(vE.Mul(h)).Add(vD.Mul(xv))
+	hn.StoreSlicePart(hs)
+	fold(hn, 3*m+n4)
 }
 
 // stageTraceLanes is StageTrace: one loop over the columns (stageTraceAt).
@@ -456,7 +474,7 @@ func stageTraceAt(ph0, pc0, px, pf, php unsafe.Pointer, k *TraceCoef, u, m int) 
 		kq := unsafe.Add(pk, 64*j)
 		vki, vkf, vkg, vD := bc(*at(kq, 0)), bc(*at(kq, 1)), bc(*at(kq, 2)), bc(*at(kq, 7))
 		if n4 < m { // the tail first
-			traceTailAt(ph, pc, px, m, n4, vf, vA, vB, vE, vki, vkf, vkg, vD)
+			traceTailAt(ph, pc, px, m, n4, vf, vA, vB, vE, vki, vkf, vkg, vD, nil, f64x4{}, f64x4{}, false)
 		}
 		for i := 0; i < n4; i += 4 {
 			xv := ldAt(px, i)
@@ -497,20 +515,9 @@ func directTermsAt(ph, pc unsafe.Pointer, m int, vf, vA, vB, vE, kv, dv, vh f64x
 	stAt(vB.Mul(c).Add(vE.Mul(h)).Add(dv), ph, 4*m+4)
 }
 
-// stageTraceFoldLanes is StageTraceFold: for m a multiple of 4 in one pass
-// (stageTraceFoldAt), else StageTrace's lane path, then the fold.
+// stageTraceFoldLanes is StageTraceFold in one pass (stageTraceFoldAt).
 func stageTraceFoldLanes(ht, ct, x, f, hp []float64, k TraceCoef, z []float64, d float64, c []float64, add bool) {
-	u, m := len(hp), len(x)
-	if m%4 == 0 {
-		stageTraceFoldAt(base(ht), base(ct), base(x), base(f), base(hp), &k, u, m, base(z), base(c), d, add)
-		return
-	}
-	stageTraceLanes(ht, ct, x, f, hp, k)
-	if add {
-		scaleAddBlocksLanes(z, d, c, ht, 4*m+8)
-		return
-	}
-	scaleBlocksLanes(z, c, ht, 4*m+8)
+	stageTraceFoldAt(base(ht), base(ct), base(x), base(f), base(hp), &k, len(hp), len(x), base(z), base(c), d, add)
 }
 
 // foldQuad folds a quad hn of new ∂h/∂θ into z at p[i:i+4] with
@@ -527,12 +534,14 @@ func foldQuad(hn, vc, vd f64x4, p unsafe.Pointer, i int, add bool) {
 // stageTraceFoldAt is stageTraceAt with each new quad of ∂h/∂θ folded into
 // z as it is computed (foldQuad; z's blocks lie like the traces' blocks, c
 // holds a coefficient per column), so that the traces are read once per
-// step instead of once by the trace update and once by the gradient.
+// step instead of once by the trace update and once by the gradient; the
+// last m mod 4 inputs of each gate by traceTailAt, folding too.
 //
 //go:noinline
 func stageTraceFoldAt(ph0, pc0, px, pf, php unsafe.Pointer, k *TraceCoef, u, m int, pz0, pcoef unsafe.Pointer, d float64, add bool) {
 	pA, pB, pE, pk := base(k.A), base(k.B), base(k.E), base(k.K)
 	m2, m3, size := 2*m, 3*m, 4*m+8
+	n4 := m &^ 3
 	vd := bc(d)
 	for j := 0; j < u; j++ {
 		ph, pc, pz := unsafe.Add(ph0, 8*size*j), unsafe.Add(pc0, 8*size*j), unsafe.Add(pz0, 8*size*j)
@@ -540,7 +549,10 @@ func stageTraceFoldAt(ph0, pc0, px, pf, php unsafe.Pointer, k *TraceCoef, u, m i
 		vc := bc(*at(pcoef, j))
 		kq := unsafe.Add(pk, 64*j)
 		vki, vkf, vkg, vD := bc(*at(kq, 0)), bc(*at(kq, 1)), bc(*at(kq, 2)), bc(*at(kq, 7))
-		for i := 0; i < m; i += 4 {
+		if n4 < m { // the tail first, as stageTraceAt
+			traceTailAt(ph, pc, px, m, n4, vf, vA, vB, vE, vki, vkf, vkg, vD, pz, vc, vd, add)
+		}
+		for i := 0; i < n4; i += 4 {
 			xv := ldAt(px, i)
 			h := ldAt(ph, i)
 			c := vf.Mul(ldAt(pc, i)).Add(vA.Mul(h)).Add(vki.Mul(xv))
