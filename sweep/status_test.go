@@ -1,7 +1,6 @@
 package sweep
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -55,9 +54,7 @@ func TestStatusOfCountsStagesAndTimeLeft(t *testing.T) {
 			s.WallSeconds = 5e-3 * float64(s.Steps)
 			s.CPUSeconds = 1e-3 * float64(s.Steps)
 		}
-		b, err := json.Marshal(s)
-		require.NoError(t, err)
-		require.NoError(t, os.WriteFile(filepath.Join(RunDir(out, tk.ID), experiments.SummaryFile), b, 0o644))
+		writeSummary(t, RunDir(out, tk.ID), s)
 	}
 	st = StatusOf(p, out, 0)
 	assert.Equal(t, StageCount{Done: 10}, st.Sweep)
@@ -109,9 +106,7 @@ scales:
 		s, err := f.run(t.Context(), tk.Config, dir)
 		require.NoError(t, err)
 		s.CPUSeconds = perStep * float64(s.Steps)
-		b, err := json.Marshal(s)
-		require.NoError(t, err)
-		require.NoError(t, os.WriteFile(filepath.Join(dir, experiments.SummaryFile), b, 0o644))
+		writeSummary(t, dir, s)
 	}
 	for _, tk := range p.SweepTasks(0) {
 		finish(tk, 4e-3)
