@@ -421,10 +421,10 @@ func traceTailAt(ph, pc, px unsafe.Pointer, m, n4 int, vf, vA, vB, vE, vki, vkf,
 		}
 		zs := part(pz, i)
 		if add {
-			vd.Mul(archsimd.LoadFloat64x4SlicePart(zs)).Add(vc.Mul(hn)).StoreSlicePart(zs)
+			foldAdd(archsimd.LoadFloat64x4SlicePart(zs), hn, vc, vd).StoreSlicePart(zs)
 			return
 		}
-		vc.Mul(hn).Add(ld(&kZero)).StoreSlicePart(zs)
+		foldSet(hn, vc).StoreSlicePart(zs)
 	}
 	xv := archsimd.LoadFloat64x4SlicePart(part(px, n4))
 	for q, kq := range [3]f64x4{vki, vkf, vkg} {
@@ -521,15 +521,22 @@ func stageTraceFoldLanes(ht, ct, x, f, hp []float64, k TraceCoef, z []float64, d
 }
 
 // foldQuad folds a quad hn of new ∂h/∂θ into z at p[i:i+4] with
-// coefficient vc: d·z + c·hn (ScaleAddBlocks) if add, else c·hn + 0
-// (ScaleBlocks).
+// coefficient vc: foldAdd if add, else foldSet.
 func foldQuad(hn, vc, vd f64x4, p unsafe.Pointer, i int, add bool) {
 	if add {
-		stAt(vd.Mul(ldAt(p, i)).Add(vc.Mul(hn)), p, i)
+		stAt(foldAdd(ldAt(p, i), hn, vc, vd), p, i)
 		return
 	}
-	stAt(vc.Mul(hn).Add(ld(&kZero)), p, i)
+	stAt(foldSet(hn, vc), p, i)
 }
+
+// foldAdd is a quad z of the trace folded with new ∂h/∂θ hn: d·z + c·hn,
+// ScaleAddBlocks' operations.
+func foldAdd(z, hn, vc, vd f64x4) f64x4 { return vd.Mul(z).Add(vc.Mul(hn)) }
+
+// foldSet is the quad of the trace set from new ∂h/∂θ hn: c·hn + 0,
+// ScaleBlocks' operations.
+func foldSet(hn, vc f64x4) f64x4 { return vc.Mul(hn).Add(ld(&kZero)) }
 
 // stageTraceFoldAt is stageTraceAt with each new quad of ∂h/∂θ folded into
 // z as it is computed (foldQuad; z's blocks lie like the traces' blocks, c
