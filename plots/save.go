@@ -35,10 +35,10 @@ var pdfDefaults = sync.OnceFunc(func() {
 })
 
 // Save writes fig as base.png (DPI dots per inch) and base.pdf (fonts
-// embedded, dated 1970-01-01, the Unix epoch); an extension .png or .pdf on base is dropped
-// first. Each file is
-// written to a temporary file in the same directory and renamed into place, so
-// a reader never sees a partial figure. The size is fig's own (Sizer) or
+// embedded, dated 1970-01-01, the Unix epoch); an extension .png or .pdf on
+// base is dropped first. Each file is written to a temporary file in the
+// same directory and renamed into place, so a reader never sees a partial
+// figure. The size is fig's own (Sizer) or
 // DefaultWidth×DefaultHeight. A *plot.Plot is drawn with its legend outside
 // the axes, on their right, like every panel of a Grid.
 func Save(fig Drawer, base string) error {
