@@ -35,9 +35,12 @@ scales:
     set: {window: 100, log-every: 500}
 `
 
-func fakePlan(t *testing.T) Plan {
+func fakePlan(t *testing.T) Plan { return planOf(t, fakeStudy) }
+
+// planOf is the plan of the study src at its scale "s".
+func planOf(t *testing.T, src string) Plan {
 	t.Helper()
-	s, err := Parse([]byte(fakeStudy))
+	s, err := Parse([]byte(src))
 	require.NoError(t, err)
 	p, err := s.Plan("s")
 	require.NoError(t, err)

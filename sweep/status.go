@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"maps"
 	"slices"
+
+	"github.com/ccn-go/ccn/experiments"
 )
 
 // StageCount counts the runs of one stage of a plan by their state.
@@ -35,7 +37,10 @@ type Status struct {
 	// diverged) runs in the directory of its configuration and length (its
 	// candidate, any seed), or where it has none, of its configuration at
 	// any length, or where it has none or waits for its group's selection,
-	// of its group; each run's CPU seconds where it recorded them
+	// of its group, or where its group has none, of the same learner in
+	// the plan's other groups (learnerOf: the same network, optimizer and
+	// input, whatever its step size, seed, length or trace-patterning
+	// intervals); each run's CPU seconds where it recorded them
 	// (experiments.Summary.CPUSeconds), else its wall seconds. Runs of the
 	// same length come first because they ran the same code over the same
 	// stretch of the stream (a 10M-step run's speed need not be a 30M-step
@@ -60,6 +65,9 @@ func StatusOf(plan Plan, out string, maxAttempts int) Status {
 	}
 	left := map[key]int64{}
 	speed := map[key]pace{}
+	// The learner of each entry of left, and the speeds by learner.
+	learners := map[key]experiments.RunConfig{}
+	learnerSpeed := map[experiments.RunConfig]pace{}
 	seen := map[string]bool{}
 	count := func(c *StageCount, t Task) {
 		if seen[t.ID] {
@@ -78,6 +86,8 @@ func StatusOf(plan Plan, out string, maxAttempts int) Status {
 				for _, k := range []key{{t.Group, -1, -1}, {t.Group, t.Candidate, -1}, {t.Group, t.Candidate, n}} {
 					speed[k] = speed[k].add(sec, n)
 				}
+				l := learnerOf(t.Config.Config())
+				learnerSpeed[l] = learnerSpeed[l].add(sec, n)
 			}
 		case Diverged:
 			c.Diverged++
@@ -86,7 +96,9 @@ func StatusOf(plan Plan, out string, maxAttempts int) Status {
 		default:
 			c.Pending++
 			n := int64(t.Config.Config().Steps)
-			left[key{t.Group, t.Candidate, n}] += n
+			k := key{t.Group, t.Candidate, n}
+			left[k] += n
+			learners[k] = learnerOf(t.Config.Config())
 		}
 	}
 	for g := range plan.Groups {
@@ -106,7 +118,9 @@ func StatusOf(plan Plan, out string, maxAttempts int) Status {
 		for _, t := range plan.FinalTasks(g, 0) {
 			if !seen[t.ID] {
 				st.Waiting++
-				left[key{g, -1, -1}] += int64(t.Config.Config().Steps)
+				k := key{g, -1, -1}
+				left[k] += int64(t.Config.Config().Steps)
+				learners[k] = learnerOf(t.Config.Config())
 			}
 		}
 	}
@@ -124,12 +138,31 @@ func StatusOf(plan Plan, out string, maxAttempts int) Status {
 			sp = speed[key{k.group, -1, -1}]
 		}
 		if sp.steps == 0 {
+			sp = learnerSpeed[learners[k]]
+		}
+		if sp.steps == 0 {
 			st.Unmeasured += n
 			continue
 		}
 		st.Seconds += float64(n) * sp.seconds / float64(sp.steps)
 	}
 	return st
+}
+
+// learnerOf is c without the settings that leave a step's work as it is:
+// the seed, the step sizes and rates (α, λ, γ, ε, the normalization decay,
+// the auto-freezing criterion's threshold and decay), the run's length, its
+// logging, and trace patterning's intervals. What is left (method, sizes,
+// stage schedule, optimizer, environment and its input count, precision)
+// sets the work per step; a setting added later is kept, so an estimate
+// never borrows a speed it should not.
+func learnerOf(c experiments.RunConfig) experiments.RunConfig {
+	c.Seed, c.Steps = 0, 0
+	c.StepSize, c.Lambda, c.Gamma, c.Epsilon, c.NormDecay = 0, nil, 0, 0, 0
+	c.StageThreshold, c.StageDecay = 0, 0
+	c.Window, c.LogEvery = 0, 0
+	c.ISIMin, c.ISIMax, c.ITIMin, c.ITIMax = 0, 0, 0, 0
+	return c
 }
 
 // pace is the seconds and steps of complete runs, summed.

@@ -81,7 +81,7 @@ func TestStatusOfCountsStagesAndTimeLeft(t *testing.T) {
 // the sweep's (final-steps) at the speed of the candidate's complete final
 // runs once there is one, and before that at the speed of its sweep runs.
 func TestStatusOfPrefersRunsOfTheSameLength(t *testing.T) {
-	study, err := Parse([]byte(`
+	p := planOf(t, `
 name: long-finals
 groups:
   - name: tbptt
@@ -94,22 +94,11 @@ scales:
     sweep-seeds: 0-1
     final-seeds: 0-2
     set: {window: 100, log-every: 500}
-`))
-	require.NoError(t, err)
-	p, err := study.Plan("s")
-	require.NoError(t, err)
+`)
 	out := t.TempDir()
 	f := newFakeRunner()
-	// finish completes task tk with a CPU time of perStep seconds a step.
-	finish := func(tk Task, perStep float64) {
-		dir := RunDir(out, tk.ID)
-		s, err := f.run(t.Context(), tk.Config, dir)
-		require.NoError(t, err)
-		s.CPUSeconds = perStep * float64(s.Steps)
-		writeSummary(t, dir, s)
-	}
 	for _, tk := range p.SweepTasks(0) {
-		finish(tk, 4e-3)
+		finishAt(t, f, out, tk, 4e-3)
 	}
 	st := StatusOf(p, out, 0)
 	require.Equal(t, StageCount{Pending: 3}, st.Final)
@@ -117,8 +106,56 @@ scales:
 
 	tasks, _ := Runnable(p, out, 0)
 	require.Len(t, tasks, 3)
-	finish(tasks[0], 1e-3)
+	finishAt(t, f, out, tasks[0], 1e-3)
 	st = StatusOf(p, out, 0)
 	require.Equal(t, StageCount{Done: 1, Pending: 2}, st.Final)
 	assert.InDelta(t, 2*3000*1e-3, st.Seconds, 1e-9, "the finals at the speed of the final done, not of all the candidate's runs")
+}
+
+// TestStatusOfBorrowsTheSameLearnersSpeed estimates a group without a
+// complete run at the speed of the same learner in another group (here the
+// same T-BPTT at another inter-stimulus interval and step size), and leaves
+// a group of another learner (more hidden units) unmeasured.
+func TestStatusOfBorrowsTheSameLearnersSpeed(t *testing.T) {
+	p := planOf(t, `
+name: borrowed-speeds
+groups:
+  - name: short
+    config: {method: tbptt, hidden: 2, truncation: 2, isi-min: 8, isi-max: 12, iti-min: 27, iti-max: 40}
+    grid: {step-size: [1.0e-3, 1.0e-2]}
+  - name: long
+    config: {method: tbptt, hidden: 2, truncation: 2, isi-min: 48, isi-max: 72, iti-min: 160, iti-max: 240}
+    grid: {step-size: [1.0e-3, 1.0e-2]}
+  - name: wider
+    config: {method: tbptt, hidden: 3, truncation: 2}
+    grid: {step-size: [1.0e-3, 1.0e-2]}
+scales:
+  s:
+    steps: 1000
+    final-steps: 3000
+    sweep-seeds: 0-1
+    final-seeds: 0
+    set: {window: 100, log-every: 500}
+`)
+	out := t.TempDir()
+	f := newFakeRunner()
+	for _, tk := range p.SweepTasks(0) {
+		finishAt(t, f, out, tk, 2e-3)
+	}
+	st := StatusOf(p, out, 0)
+	require.Equal(t, StageCount{Done: 4, Pending: 8}, st.Sweep)
+	require.Equal(t, int64(3000+(4*1000+3000)*2), st.Steps, "short's final, long's and wider's sweep and final runs")
+	assert.InDelta(t, (3000+4*1000+3000)*2e-3, st.Seconds, 1e-9, "short's final and all of long at short's speed")
+	assert.Equal(t, int64(4*1000+3000), st.Unmeasured, "wider: another learner, no speed of its own")
+}
+
+// finishAt completes task tk in out with f, recording a CPU time of perStep
+// seconds a step.
+func finishAt(t *testing.T, f *fakeRunner, out string, tk Task, perStep float64) {
+	t.Helper()
+	dir := RunDir(out, tk.ID)
+	s, err := f.run(t.Context(), tk.Config, dir)
+	require.NoError(t, err)
+	s.CPUSeconds = perStep * float64(s.Steps)
+	writeSummary(t, dir, s)
 }

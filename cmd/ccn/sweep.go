@@ -209,11 +209,11 @@ func writeStatus(w io.Writer, plan sweep.Plan, out string, st sweep.Status, jobs
 	left := fmt.Sprintf("  left: %s steps", million(st.Steps))
 	if measured := st.Steps - st.Unmeasured; measured > 0 {
 		h := st.Seconds / 3600
-		left += fmt.Sprintf(", about %.1f run-hours for %s of them at this directory's speeds (each run at the CPU time per step of its configuration's complete runs of its length, else of any length, else of its group's; wall time where a run did not record it), %.1f hours with -j %d",
+		left += fmt.Sprintf(", about %.1f run-hours for %s of them at this directory's speeds (each run at the CPU time per step of its configuration's complete runs of its length, else of any length, else of its group's, else of the same learner's in another group; wall time where a run did not record it), %.1f hours with -j %d",
 			h, million(measured), h/float64(jobs), jobs)
 	}
 	if st.Unmeasured > 0 {
-		left += fmt.Sprintf("; %s steps of groups without a complete run not estimated", million(st.Unmeasured))
+		left += fmt.Sprintf("; %s steps of learners without a complete run not estimated", million(st.Unmeasured))
 	}
 	fmt.Fprintln(w, left)
 }

@@ -218,7 +218,7 @@ func TestSweepStatus(t *testing.T) {
 	assert.Equal(t, "tiny/test in "+out+"\n"+
 		"  sweep stage: 0 of 8 runs complete (0 diverged), 0 failed, 8 pending\n"+
 		"  final stage: 0 of 3 runs complete (0 diverged), 0 failed, 3 pending; 2 more waiting for their group's selection\n"+
-		"  left: 1.3M steps; 1.3M steps of groups without a complete run not estimated\n", status())
+		"  left: 1.3M steps; 1.3M steps of learners without a complete run not estimated\n", status())
 
 	study, err := sweep.Load(tinyStudy)
 	require.NoError(t, err)
@@ -236,7 +236,7 @@ func TestSweepStatus(t *testing.T) {
 	assert.Equal(t, "tiny/test in "+out+"\n"+
 		"  sweep stage: 4 of 8 runs complete (0 diverged), 0 failed, 4 pending\n"+
 		"  final stage: 0 of 4 runs complete (0 diverged), 0 failed, 4 pending; 1 more waiting for their group's selection\n"+
-		"  left: 0.9M steps, about 1.0 run-hours for 0.1M of them at this directory's speeds (each run at the CPU time per step of its configuration's complete runs of its length, else of any length, else of its group's; wall time where a run did not record it), 0.5 hours with -j 2; 0.8M steps of groups without a complete run not estimated\n",
+		"  left: 0.9M steps, about 1.0 run-hours for 0.1M of them at this directory's speeds (each run at the CPU time per step of its configuration's complete runs of its length, else of any length, else of its group's, else of the same learner's in another group; wall time where a run did not record it), 0.5 hours with -j 2; 0.8M steps of learners without a complete run not estimated\n",
 		status())
 	entries, err := os.ReadDir(out)
 	require.NoError(t, err)
