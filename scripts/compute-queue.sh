@@ -13,7 +13,7 @@
 #   1. the Atari medium scale (its three files: check, finals, ablation, capacity)
 #   2. dependency-length (paper scale)
 #   3. auto-freezing (paper scale), then auto-freezing-atari (medium scale)
-#   4. rtu-comparison (paper scale)
+#   4. rtu-comparison (paper scale), then rtu-atari (medium scale)
 #   5. the paper's six trace-patterning studies: the remaining final seeds
 #
 # It commits nothing: `SCALE=... scripts/paper-sweep.sh commit WORK` does,
@@ -69,5 +69,6 @@ step paper dependency-length
 step paper auto-freezing
 step medium auto-freezing-atari
 step paper rtu-comparison
+step medium rtu-atari
 step paper
 [ -n "${DRY:-}" ] || [ $mode = status ] || echo "compute-queue: $(date -u +%H:%M:%S) done"

@@ -54,10 +54,12 @@ if [ "$SCALE" = medium ]; then
 	TBPTT=${TBPTT:-1}
 	STUDIES=${STUDIES:-"atari-main-comparison atari-normalization-ablation atari-tbptt-capacity"}
 	ALPHAS=${ALPHAS:-"0.0001 0.0003 3e-05 0.001 0.003 0.01"}
+	STUDY_FIGURES=rtu-atari
 else
 	TBPTT=${TBPTT:-0}
 	STUDIES=${STUDIES:-"main-comparison normalization-ablation ccn-features-per-stage ccn-steps-per-stage compute-matched-tbptt truncation-h10"}
 	ALPHAS=${ALPHAS:-"0.0003 0.001 0.0001 0.003 3e-05 0.01"}
+	STUDY_FIGURES=rtu-comparison
 fi
 
 # keep_predictions DIR: whether a run's predictions.csv is committed.
@@ -217,6 +219,13 @@ commit() {
 		[ ! -f "$work/tables/$f" ] || cp "$work/tables/$f" "$committed/"
 	done
 	"$ccn" plot --results "$committed" --scale "$SCALE" --out "$repo/figures/$SCALE" || true
+	# The studies that have no figure of their own in `ccn plot --results`
+	# (the RTU comparisons) are drawn from their files, each into its own folder.
+	for s in $STUDY_FIGURES; do
+		[ -f "$committed/plans/$s-$SCALE.json" ] || continue
+		"$ccn" plot --study "$configs/$s.yaml" --results "$committed" --scale "$SCALE" --out "$repo/figures/$SCALE/$s" || true
+		git -C "$repo" add -f "figures/$SCALE/$s" 2>/dev/null || true
+	done
 	# The claims tables of docs/results.md come from the paper-scale runs, those
 	# of docs/atari.md from the medium-scale runs (go test ./docs checks both).
 	[ "$SCALE" != paper ] || "$ccn" collect "$committed" --markdown "$repo/docs/results.md"

@@ -224,8 +224,8 @@ func TestExperimentFiles(t *testing.T) {
 		studies[s.Name] = s
 		scales := []string{"paper", "quick", "smoke"}
 		switch {
-		case s.Name == "auto-freezing-atari":
-			scales = []string{"medium"} // beyond the paper, at the medium scale only: TestAutoFreezingSharesRuns
+		case s.Name == "auto-freezing-atari" || s.Name == "rtu-atari":
+			scales = []string{"medium"} // beyond the paper, at the medium scale only: TestAutoFreezingSharesRuns, TestRTUAtariSharesRuns
 		case len(s.Envs) > 0:
 			scales = []string{"medium", "paper", "quick", "smoke"} // the Atari files
 		}
