@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/ccn-go/ccn/arch"
+	"github.com/ccn-go/ccn/internal/lanes"
 )
 
 // RTU is exact real-time recurrent learning for a layer of n Recurrent Trace
@@ -200,17 +201,8 @@ func (e *RTU) Step(x []float64) float64 {
 		e.th1[j] = kp * (gr*S1 - pr*S2 + gTh*s1 - phiTh*s2)
 		e.th2[j] = kq * (gr*S2 + pr*S1 + gTh*s2 + phiTh*s1)
 		// (T1) for the rows W_1[j] and W_2[j].
-		a1, a2 := e.a1[row:row+m], e.a2[row:row+m]
-		b1, b2 := e.b1[row:row+m], e.b2[row:row+m]
-		kpx, kqx := kp*gam, kq*gam
-		for k, xk := range x {
-			A1, A2 := a1[k], a2[k]
-			a1[k] = kp*(gr*A1-pr*A2) + kpx*xk
-			a2[k] = kq * (gr*A2 + pr*A1)
-			B1, B2 := b1[k], b2[k]
-			b1[k] = kp * (gr*B1 - pr*B2)
-			b2[k] = kq*(gr*B2+pr*B1) + kqx*xk
-		}
+		lanes.RTUTraces(e.a1[row:row+m], e.a2[row:row+m], e.b1[row:row+m], e.b2[row:row+m], x,
+			kp, kq, gr, pr, kp*gam, kq*gam)
 	}
 	e.y = y
 	return y
@@ -233,13 +225,8 @@ func (e *RTU) Grad(dst []float64) {
 		dst[j] = c1*e.nu1[j] + c2*e.nu2[j]
 		dst[n+j] = c1*e.th1[j] + c2*e.th2[j]
 		row := j * m
-		da, db := dst[off1+row:off1+row+m], dst[off2+row:off2+row+m]
-		a1, a2 := e.a1[row:row+m], e.a2[row:row+m]
-		b1, b2 := e.b1[row:row+m], e.b2[row:row+m]
-		for k := range da {
-			da[k] = c1*a1[k] + c2*a2[k]
-			db[k] = c1*b1[k] + c2*b2[k]
-		}
+		lanes.Combine(dst[off1+row:off1+row+m], c1, e.a1[row:row+m], c2, e.a2[row:row+m])
+		lanes.Combine(dst[off2+row:off2+row+m], c1, e.b1[row:row+m], c2, e.b2[row:row+m])
 	}
 	off := e.shape.OffOut()
 	copy(dst[off:off+2*n], e.hn)

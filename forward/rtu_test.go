@@ -209,13 +209,22 @@ func BenchmarkRTUNormalized(b *testing.B) {
 	benchRTU(b, []int{16, 21}, arch.Normalization{Enabled: true})
 }
 
+// BenchmarkRTUAtari is BenchmarkRTUNormalized at the pixel games' size: 13
+// units (rtu-atari.yaml) on 275 inputs.
+func BenchmarkRTUAtari(b *testing.B) {
+	benchRTUInputs(b, []int{13}, 275, arch.Normalization{Enabled: true})
+}
+
 // benchRTU times one Step and one Grad of both variants at each number of
 // units on 12 inputs, normalized as norm says (benchStepGradAsIs).
-func benchRTU(b *testing.B, units []int, norm arch.Normalization) {
+func benchRTU(b *testing.B, units []int, norm arch.Normalization) { benchRTUInputs(b, units, 12, norm) }
+
+// benchRTUInputs is benchRTU on m inputs.
+func benchRTUInputs(b *testing.B, units []int, m int, norm arch.Normalization) {
 	for _, linear := range []bool{false, true} {
 		for _, n := range units {
 			b.Run(fmt.Sprintf("linear=%v/n=%d", linear, n), func(b *testing.B) {
-				benchStepGradAsIs(b, newTestRTU(arch.RTU{Units: n, Inputs: 12, Linear: linear, Norm: norm}, 1), 12)
+				benchStepGradAsIs(b, newTestRTU(arch.RTU{Units: n, Inputs: m, Linear: linear, Norm: norm}, 1), m)
 			})
 		}
 	}

@@ -247,6 +247,13 @@ var kernels = []kernel{
 	{name: "ScaleAddBlocks", call: func(a *args, s shape) {
 		ScaleAddBlocks(a.normal(s.U*s.M), a.scalar(), a.normal(s.U), a.normal(s.U*s.M))
 	}},
+	{name: "RTUTraces", call: func(a *args, s shape) {
+		RTUTraces(a.normal(s.M), a.normal(s.M), a.normal(s.M), a.normal(s.M), a.vec(s.M, mostlyZero),
+			a.scalar(), a.scalar(), a.scalar(), a.scalar(), a.scalar(), a.scalar())
+	}},
+	{name: "Combine", call: func(a *args, s shape) {
+		Combine(a.vec(s.N, zero), a.scalar(), a.normal(s.N), a.scalar(), a.normal(s.N))
+	}},
 	{name: "ScaleBlocks", call: func(a *args, s shape) {
 		ScaleBlocks(a.normal(s.U*s.M), a.normal(s.U), a.normal(s.U*s.M))
 	}},

@@ -49,3 +49,11 @@ func stageTraceLanes(ht, ct, x, f, hp []float64, k TraceCoef) { panic(unreachabl
 func stageTraceFoldLanes(ht, ct, x, f, hp []float64, k TraceCoef, z []float64, d float64, c []float64, add bool) {
 	panic(unreachable)
 }
+
+// Recurrent Trace Units (package forward's RTU).
+func rtuTracesLanes(a1, a2, b1, b2, x []float64, kp, kq, g, phi, kpx, kqx float64) {
+	panic(unreachable)
+}
+func combineLanes(z []float64, c1 float64, t1 []float64, c2 float64, t2 []float64) {
+	panic(unreachable)
+}
