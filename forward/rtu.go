@@ -75,6 +75,7 @@ type RTU struct {
 	hn     []float64 // normalized features ĥ, 2n (h itself with Norm off)
 
 	s1, s2 []float64 // state, n each
+	u, v   []float64 // the last step's inputs W_1[j]·x, W_2[j]·x of (R2), n each
 	h      []float64 // features, 2n
 	// Per unit, the last step's output factors of (T3): f′(p), f′(q) for the
 	// linear RTU, 1 for the non-linear one.
@@ -96,7 +97,7 @@ func NewRTU(shape arch.RTU) *RTU {
 	return &RTU{
 		shape: shape, params: vec(shape.NumParams()),
 		norm: newNormalizer(shape.Norm, shape.Norm.Enabled, 2*n), hn: vec(2 * n),
-		s1: vec(n), s2: vec(n), h: vec(2 * n), o1: vec(n), o2: vec(n),
+		s1: vec(n), s2: vec(n), u: vec(n), v: vec(n), h: vec(2 * n), o1: vec(n), o2: vec(n),
 		nu1: vec(n), nu2: vec(n), th1: vec(n), th2: vec(n),
 		a1: vec(n * m), a2: vec(n * m), b1: vec(n * m), b2: vec(n * m),
 	}
@@ -160,15 +161,11 @@ func (e *RTU) Step(x []float64) float64 {
 		rot = 0
 	}
 	y := bout
+	rtuInputs(e.u, e.v, w1, w2, x)
 	for j := 0; j < n; j++ {
 		g, phi, gam, gNu, phiNu, gamNu, gTh, phiTh := rtuCoefficients(nu[j], theta[j])
 		row := j * m
-		wa, wb := w1[row:row+m], w2[row:row+m]
-		u, v := 0.0, 0.0
-		for k, xk := range x {
-			u += wa[k] * xk
-			v += wb[k] * xk
-		}
+		u, v := e.u[j], e.v[j]
 		s1, s2 := e.s1[j], e.s2[j]
 		p := g*s1 - phi*s2 + gam*u
 		q := g*s2 + phi*s1 + gam*v
@@ -206,6 +203,38 @@ func (e *RTU) Step(x []float64) float64 {
 	}
 	e.y = y
 	return y
+}
+
+// rtuInputs sets u[j] = W_1[j]·x and v[j] = W_2[j]·x of (R2) for every unit j
+// (w1, w2 the n = len(u) rows of m = len(x) weights), each sum in the order
+// k = 0, 1, ... of one row's loop, so with the bits of that loop; two units
+// at a time, whose four chains of additions overlap where one row's two
+// would wait for each addition in turn.
+func rtuInputs(u, v, w1, w2, x []float64) {
+	m := len(x)
+	j := 0
+	for ; j+2 <= len(u); j += 2 {
+		a0, a1 := w1[j*m:][:m], w1[(j+1)*m:][:m]
+		b0, b1 := w2[j*m:][:m], w2[(j+1)*m:][:m]
+		var u0, u1, v0, v1 float64
+		for k, xk := range x {
+			u0 += a0[k] * xk
+			v0 += b0[k] * xk
+			u1 += a1[k] * xk
+			v1 += b1[k] * xk
+		}
+		u[j], u[j+1] = u0, u1
+		v[j], v[j+1] = v0, v1
+	}
+	if j < len(u) {
+		a, b := w1[j*m:][:m], w2[j*m:][:m]
+		var uj, vj float64
+		for k, xk := range x {
+			uj += a[k] * xk
+			vj += b[k] * xk
+		}
+		u[j], v[j] = uj, vj
+	}
 }
 
 // Grad writes ∂y_t/∂θ of the last Step into dst (length NumParams), by (T3).

@@ -229,3 +229,31 @@ func benchRTUInputs(b *testing.B, units []int, m int, norm arch.Normalization) {
 		}
 	}
 }
+
+// TestRTUInputsIsRowByRow checks rtuInputs bitwise against each row's dot
+// product summed in order, one row at a time (the loop it replaced), for
+// numbers of units on both sides of its pairs and inputs from 1 to 275.
+func TestRTUInputsIsRowByRow(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, n := range []int{1, 2, 3, 4, 13} {
+		for _, m := range []int{1, 5, 12, 275} {
+			w1, w2, x := make([]float64, n*m), make([]float64, n*m), make([]float64, m)
+			for _, s := range [][]float64{w1, w2, x} {
+				for i := range s {
+					s[i] = r.NormFloat64()
+				}
+			}
+			u, v := make([]float64, n), make([]float64, n)
+			rtuInputs(u, v, w1, w2, x)
+			for j := range n {
+				var uj, vj float64
+				for k := range m {
+					uj += w1[j*m+k] * x[k]
+					vj += w2[j*m+k] * x[k]
+				}
+				assert.Equal(t, math.Float64bits(uj), math.Float64bits(u[j]), "n=%d m=%d u[%d]", n, m, j)
+				assert.Equal(t, math.Float64bits(vj), math.Float64bits(v[j]), "n=%d m=%d v[%d]", n, m, j)
+			}
+		}
+	}
+}
