@@ -89,7 +89,7 @@ func Builders(r *Results, o Options) []Builder {
 }
 
 // Render draws every figure it can from the results directory dir into out
-// (created if needed) as NAME.png (300 dpi) and NAME.pdf, and writes
+// (created when a figure is drawn) as NAME.png (300 dpi) and NAME.pdf, and writes
 // captions.txt. A figure whose data are missing is skipped, with one line on
 // log saying what is missing. Render returns an error wrapping ErrNoResults
 // if dir does not exist, one wrapping ErrScale for an ambiguous or absent
@@ -102,14 +102,12 @@ func Render(dir, out string, o Options, log io.Writer) (Report, error) {
 	return drawAll(r.Scale, Builders(r, o), out, log)
 }
 
-// drawAll builds every figure of builders and saves it into out (created if
-// needed), skipping with one line on log each figure whose data are missing,
-// then writes captions.txt if anything was drawn.
+// drawAll builds every figure of builders and saves it into out (created
+// before the first figure is saved: nothing drawn, nothing created), skipping
+// with one line on log each figure whose data are missing, then writes
+// captions.txt if anything was drawn.
 func drawAll(scale string, builders []Builder, out string, log io.Writer) (Report, error) {
 	rep := Report{Scale: scale}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return rep, fmt.Errorf("report: %w", err)
-	}
 	for _, b := range builders {
 		fig, err := b.Build()
 		var m *plots.MissingError
@@ -120,6 +118,11 @@ func drawAll(scale string, builders []Builder, out string, log io.Writer) (Repor
 		}
 		if err != nil {
 			return rep, fmt.Errorf("report: figure %s: %w", b.Name, err)
+		}
+		if len(rep.Drawn) == 0 {
+			if err := os.MkdirAll(out, 0o755); err != nil {
+				return rep, fmt.Errorf("report: %w", err)
+			}
 		}
 		if err := plots.Save(fig.Drawer, filepath.Join(out, fig.Name)); err != nil {
 			return rep, err

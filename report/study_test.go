@@ -122,6 +122,8 @@ func TestRenderStudyScaleAndMissing(t *testing.T) {
 	}
 	_, err = os.Stat(filepath.Join(out, report.CaptionsFile))
 	assert.True(t, errors.Is(err, os.ErrNotExist), "nothing drawn, no captions")
+	_, err = os.Stat(out)
+	assert.True(t, errors.Is(err, os.ErrNotExist), "nothing drawn, no folder")
 
 	// Sweep runs only (final seed 2 never ran): every figure is drawn from
 	// the runs there are, and its caption says which are missing.
