@@ -59,7 +59,7 @@ else
 	TBPTT=${TBPTT:-0}
 	STUDIES=${STUDIES:-"main-comparison normalization-ablation ccn-features-per-stage ccn-steps-per-stage compute-matched-tbptt truncation-h10"}
 	ALPHAS=${ALPHAS:-"0.0003 0.001 0.0001 0.003 3e-05 0.01"}
-	STUDY_FIGURES=rtu-comparison
+	STUDY_FIGURES="rtu-comparison tbptt-authors-setup"
 fi
 
 # keep_predictions DIR: whether a run's predictions.csv is committed.
@@ -220,11 +220,13 @@ commit() {
 	done
 	"$ccn" plot --results "$committed" --scale "$SCALE" --out "$repo/figures/$SCALE" || true
 	# The studies that have no figure of their own in `ccn plot --results`
-	# (the RTU comparisons) are drawn from their files, each into its own folder.
+	# (the RTU comparisons, T-BPTT set up like the authors') are drawn from
+	# their files, each into its own folder.
 	for s in $STUDY_FIGURES; do
 		[ -f "$committed/plans/$s-$SCALE.json" ] || continue
 		"$ccn" plot --study "$configs/$s.yaml" --results "$committed" --scale "$SCALE" --out "$repo/figures/$SCALE/$s" || true
-		git -C "$repo" add -f "figures/$SCALE/$s" 2>/dev/null || true
+		# PNG and captions, as figures/paper/tbptt-authors-setup holds them (no PDF).
+		git -C "$repo" add -f "figures/$SCALE/$s"/*.png "figures/$SCALE/$s/captions.txt" 2>/dev/null || true
 	done
 	# The claims tables of docs/results.md come from the paper-scale runs, those
 	# of docs/atari.md from the medium-scale runs (go test ./docs checks both).
