@@ -6,10 +6,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/ccn-go/ccn/internal/atomicfile"
 	"github.com/ccn-go/ccn/plots"
+	"github.com/ccn-go/ccn/sweep"
 )
 
 // CaptionsFile is the file Render writes next to the figures: one line per
@@ -46,8 +48,9 @@ type Report struct {
 
 // Builder draws one figure.
 type Builder struct {
-	Name  string // the figure's file base name
-	Build func() (Figure, error)
+	Name    string   // the figure's file base name
+	Studies []string // the studies whose results it reads
+	Build   func() (Figure, error)
 }
 
 // Builders returns the figure builders in drawing order, for the results r
@@ -62,36 +65,41 @@ func Builders(r *Results, o Options) []Builder {
 		predSteps = DefaultPredictionSteps
 	}
 	return []Builder{
-		{NameStream, func() (Figure, error) { return Stream(streamSteps, o.StreamSeed) }},
-		{NameFrames, func() (Figure, error) { return Frames(DefaultFrameSteps, o.StreamSeed) }},
-		{NameLearningCurves, func() (Figure, error) { return LearningCurves(r) }},
-		{NameComputeMatched, func() (Figure, error) { return ComputeMatched(r) }},
-		{NameTruncationH10, func() (Figure, error) { return TruncationH10(r) }},
-		{NamePredictions, func() (Figure, error) { return Predictions(r, predSteps) }},
-		{NameNormalization, func() (Figure, error) { return Normalization(r) }},
-		{NameAblations, func() (Figure, error) { return Ablations(r) }},
-		{NameAtariNormalized, func() (Figure, error) { return AtariNormalized(r) }},
-		{NameAtariAverage, func() (Figure, error) { return AtariAverage(r) }},
-		{NameAtariPredictions, func() (Figure, error) { return AtariPredictions(r, predSteps) }},
-		{NameAtariCapacity, func() (Figure, error) { return AtariCapacity(r) }},
-		{NameAtariNormalization, func() (Figure, error) { return AtariNormalization(r) }},
-		{NameOnlineGradients, func() (Figure, error) { return OnlineGradients(r) }},
-		{NameGradientBias, func() (Figure, error) { return GradientBias(r) }},
-		{NameGradientEstimators, func() (Figure, error) { return GradientEstimators(r) }},
-		{NameCost, func() (Figure, error) { return Cost(r) }},
-		{NameDependency, func() (Figure, error) { return DependencyLength(r) }},
-		{NameDependencyCurves, func() (Figure, error) { return DependencyCurves(r) }},
-		{NameAutoFreezing, func() (Figure, error) { return AutoFreezing(r, StudyAutoFreezing) }},
-		{NameAutoFreezingStages, func() (Figure, error) { return AutoFreezingStages(r, StudyAutoFreezing) }},
-		{NameAutoFreezingAtari, func() (Figure, error) { return AutoFreezing(r, StudyAutoFreezingAtari) }},
-		{NameAutoFreezingAtariStages, func() (Figure, error) { return AutoFreezingStages(r, StudyAutoFreezingAtari) }},
+		{NameStream, nil, func() (Figure, error) { return Stream(streamSteps, o.StreamSeed) }},
+		{NameFrames, nil, func() (Figure, error) { return Frames(DefaultFrameSteps, o.StreamSeed) }},
+		{NameLearningCurves, []string{StudyMain}, func() (Figure, error) { return LearningCurves(r) }},
+		{NameComputeMatched, []string{StudyComputeMatch, StudyMain}, func() (Figure, error) { return ComputeMatched(r) }},
+		{NameTruncationH10, []string{StudyTruncationH10, StudyMain}, func() (Figure, error) { return TruncationH10(r) }},
+		{NamePredictions, []string{StudyMain}, func() (Figure, error) { return Predictions(r, predSteps) }},
+		{NameNormalization, []string{StudyNormalization}, func() (Figure, error) { return Normalization(r) }},
+		{NameAblations, []string{StudyFeatures, StudySteps}, func() (Figure, error) { return Ablations(r) }},
+		{NameAtariNormalized, []string{StudyAtariMain}, func() (Figure, error) { return AtariNormalized(r) }},
+		{NameAtariAverage, []string{StudyAtariMain}, func() (Figure, error) { return AtariAverage(r) }},
+		{NameAtariPredictions, []string{StudyAtariMain}, func() (Figure, error) { return AtariPredictions(r, predSteps) }},
+		{NameAtariCapacity, []string{StudyAtariCapacity}, func() (Figure, error) { return AtariCapacity(r) }},
+		{NameAtariNormalization, []string{StudyAtariNormalization, StudyAtariMain}, func() (Figure, error) { return AtariNormalization(r) }},
+		{NameOnlineGradients, []string{StudyOnline}, func() (Figure, error) { return OnlineGradients(r) }},
+		{NameGradientBias, nil, func() (Figure, error) { return GradientBias(r) }},
+		{NameGradientEstimators, nil, func() (Figure, error) { return GradientEstimators(r) }},
+		{NameCost, nil, func() (Figure, error) { return Cost(r) }},
+		{NameDependency, []string{StudyDependency}, func() (Figure, error) { return DependencyLength(r) }},
+		{NameDependencyCurves, []string{StudyDependency}, func() (Figure, error) { return DependencyCurves(r) }},
+		{NameAutoFreezing, []string{StudyAutoFreezing}, func() (Figure, error) { return AutoFreezing(r, StudyAutoFreezing) }},
+		{NameAutoFreezingStages, []string{StudyAutoFreezing}, func() (Figure, error) { return AutoFreezingStages(r, StudyAutoFreezing) }},
+		{NameAutoFreezingAtari, []string{StudyAutoFreezingAtari}, func() (Figure, error) { return AutoFreezing(r, StudyAutoFreezingAtari) }},
+		{NameAutoFreezingAtariStages, []string{StudyAutoFreezingAtari}, func() (Figure, error) {
+			return AutoFreezingStages(r, StudyAutoFreezingAtari)
+		}},
 	}
 }
 
 // Render draws every figure it can from the results directory dir into out
 // (created when a figure is drawn) as NAME.png (300 dpi) and NAME.pdf, and writes
 // captions.txt. A figure whose data are missing is skipped, with one line on
-// log saying what is missing. Render returns an error wrapping ErrNoResults
+// log saying what is missing. The studies of dir that no figure of Builders
+// reads (Unfigured) are drawn with StudyBuilders, each into out/STUDY with
+// captions.txt of its own; their figures are named STUDY/NAME in the report.
+// Render returns an error wrapping ErrNoResults
 // if dir does not exist, one wrapping ErrScale for an ambiguous or absent
 // scale, and any error reading results or writing figures.
 func Render(dir, out string, o Options, log io.Writer) (Report, error) {
@@ -99,7 +107,38 @@ func Render(dir, out string, o Options, log io.Writer) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
-	return drawAll(r.Scale, Builders(r, o), out, log)
+	builders := Builders(r, o)
+	rep, err := drawAll(r.Scale, builders, out, log)
+	if err != nil {
+		return rep, err
+	}
+	for _, study := range Unfigured(r.Studies(), builders) {
+		sub, err := drawAll(r.Scale, StudyBuilders(r, sweep.Study{Name: study}, StudyFile(study)), filepath.Join(out, study), log)
+		for _, f := range sub.Drawn {
+			f.Name = filepath.Join(study, f.Name)
+			rep.Drawn = append(rep.Drawn, f)
+		}
+		for _, s := range sub.Skipped {
+			s.Name = filepath.Join(study, s.Name)
+			rep.Skipped = append(rep.Skipped, s)
+		}
+		if err != nil {
+			return rep, err
+		}
+	}
+	return rep, nil
+}
+
+// Unfigured returns the studies that no builder reads, in the order given:
+// those Render draws with StudyBuilders, each into a folder of its own.
+func Unfigured(studies []string, builders []Builder) []string {
+	var out []string
+	for _, s := range studies {
+		if !slices.ContainsFunc(builders, func(b Builder) bool { return slices.Contains(b.Studies, s) }) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // drawAll builds every figure of builders and saves it into out (created

@@ -450,3 +450,20 @@ func TestPredictionsUsesACommonSeed(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, f.Caption, "over the last 400 steps")
 }
+
+// TestBuildersDeclareTheStudiesTheyRead: each figure reads the plans of the
+// studies its Builder names, and no other (Render draws the studies no
+// Builder names with the study figures, so a missing name draws a study
+// twice and a name too many leaves a study undrawn).
+func TestBuildersDeclareTheStudiesTheyRead(t *testing.T) {
+	r, err := report.Open(fullResults(t), "")
+	require.NoError(t, err)
+	for _, b := range report.Builders(r, report.Options{StreamSteps: 200}) {
+		report.StudiesRead(r)
+		_, err := b.Build()
+		require.NoError(t, err, b.Name)
+		want := slices.Clone(b.Studies)
+		slices.Sort(want)
+		assert.Equal(t, want, report.StudiesRead(r), b.Name)
+	}
+}

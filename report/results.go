@@ -32,6 +32,9 @@ type Results struct {
 
 	plans    []sweep.Plan
 	selected map[string]sweep.Selected // by study + "\x00" + group name
+	// read holds every study whose plan a figure asked for: the studies a
+	// Builder declares (a test holds each to its declaration).
+	read map[string]bool
 }
 
 // Run is one complete final-seed run of a selected configuration.
@@ -117,8 +120,19 @@ func (r *Results) Studies() []string {
 	return names
 }
 
+// StudyFile is the experiment file of a study of the repository,
+// experiments/configs/STUDY.yaml: the file the hints for missing data name,
+// and the one the figures of a study without figures of its own cite.
+func StudyFile(study string) string {
+	return filepath.Join("experiments", "configs", study+".yaml")
+}
+
 // plan returns the plan of study, or a missing-data error for figure fig.
 func (r *Results) plan(fig, study string) (*sweep.Plan, error) {
+	if r.read == nil {
+		r.read = map[string]bool{}
+	}
+	r.read[study] = true
 	for i := range r.plans {
 		if r.plans[i].Study == study {
 			return &r.plans[i], nil
@@ -128,7 +142,7 @@ func (r *Results) plan(fig, study string) (*sweep.Plan, error) {
 	if scale == "" {
 		scale = "S"
 	}
-	file := filepath.Join("experiments", "configs", study+".yaml")
+	file := StudyFile(study)
 	// The hint names a command that works: a study whose file (when it is
 	// at hand, as in the repository's root) lacks the scale cannot be run at it.
 	if st, err := sweep.Load(file); err == nil && r.Scale != "" && !slices.Contains(st.ScaleNames(), r.Scale) {

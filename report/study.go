@@ -27,11 +27,11 @@ import (
 func StudyBuilders(r *Results, st sweep.Study, file string) []Builder {
 	name := st.Name
 	bs := []Builder{
-		{name + "-curves", func() (Figure, error) { return studyCurves(r, st, file) }},
-		{name + "-final", func() (Figure, error) { return studyFinal(r, st, file) }},
+		{name + "-curves", []string{name}, func() (Figure, error) { return studyCurves(r, st, file) }},
+		{name + "-final", []string{name}, func() (Figure, error) { return studyFinal(r, st, file) }},
 	}
 	for _, key := range studyTuned(r, st) {
-		bs = append(bs, Builder{name + "-sensitivity-" + key, func() (Figure, error) { return studySensitivity(r, st, file, key) }})
+		bs = append(bs, Builder{name + "-sensitivity-" + key, []string{name}, func() (Figure, error) { return studySensitivity(r, st, file, key) }})
 	}
 	return bs
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"testing"
 
@@ -133,4 +134,29 @@ func TestRenderStudyScaleAndMissing(t *testing.T) {
 	require.NotEmpty(t, rep.Drawn)
 	assert.Equal(t, "mystudy-curves", rep.Drawn[0].Name)
 	assert.Contains(t, rep.Drawn[0].Caption, "2 of 3 seeds (1 missing)")
+}
+
+// TestRenderDrawsStudiesWithoutFigures: Render draws a study that no figure
+// of its own reads with the study figures, into a folder named after it.
+func TestRenderDrawsStudiesWithoutFigures(t *testing.T) {
+	dir := studyResults(t, reporttest.Complete)
+	out := filepath.Join(t.TempDir(), "figs")
+	rep, err := report.Render(dir, out, report.Options{Scale: "test", StreamSteps: 200}, &bytes.Buffer{})
+	require.NoError(t, err)
+	var study []string
+	for _, f := range rep.Drawn {
+		if filepath.Dir(f.Name) == "mystudy" {
+			study = append(study, f.Name)
+			_, err := os.Stat(filepath.Join(out, f.Name+".png"))
+			assert.NoError(t, err)
+			assert.Contains(t, f.Caption, filepath.Join("experiments", "configs", "mystudy.yaml"), "the caption names the study's file")
+		}
+	}
+	assert.Equal(t, []string{"mystudy/mystudy-curves", "mystudy/mystudy-final", "mystudy/mystudy-sensitivity-step-size"}, study)
+	captions, err := os.ReadFile(filepath.Join(out, "mystudy", report.CaptionsFile))
+	require.NoError(t, err)
+	assert.Contains(t, string(captions), "mystudy-final: ")
+	assert.True(t, slices.ContainsFunc(rep.Skipped, func(s report.Skip) bool { return s.Name == "mystudy/mystudy-sensitivity-epsilon" }),
+		"skips are named in the study's folder too")
+	assert.Equal(t, []string{"mystudy"}, report.Unfigured([]string{"main-comparison", "mystudy"}, report.Builders(nil, report.Options{})))
 }

@@ -54,12 +54,10 @@ if [ "$SCALE" = medium ]; then
 	TBPTT=${TBPTT:-1}
 	STUDIES=${STUDIES:-"atari-main-comparison atari-normalization-ablation atari-tbptt-capacity"}
 	ALPHAS=${ALPHAS:-"0.0001 0.0003 3e-05 0.001 0.003 0.01"}
-	STUDY_FIGURES=rtu-atari
 else
 	TBPTT=${TBPTT:-0}
 	STUDIES=${STUDIES:-"main-comparison normalization-ablation ccn-features-per-stage ccn-steps-per-stage compute-matched-tbptt truncation-h10"}
 	ALPHAS=${ALPHAS:-"0.0003 0.001 0.0001 0.003 3e-05 0.01"}
-	STUDY_FIGURES="rtu-comparison tbptt-authors-setup"
 fi
 
 # keep_predictions DIR: whether a run's predictions.csv is committed.
@@ -218,16 +216,10 @@ commit() {
 	for f in normalized.csv across-envs.csv; do
 		[ ! -f "$work/tables/$f" ] || cp "$work/tables/$f" "$committed/"
 	done
+	# The paper's figures, and the generic figures of the studies without
+	# figures of their own (the RTU comparisons, T-BPTT set up like the
+	# authors'), each in a folder of its own.
 	"$ccn" plot --results "$committed" --scale "$SCALE" --out "$repo/figures/$SCALE" || true
-	# The studies that have no figure of their own in `ccn plot --results`
-	# (the RTU comparisons, T-BPTT set up like the authors') are drawn from
-	# their files, each into its own folder.
-	for s in $STUDY_FIGURES; do
-		[ -f "$committed/plans/$s-$SCALE.json" ] || continue
-		"$ccn" plot --study "$configs/$s.yaml" --results "$committed" --scale "$SCALE" --out "$repo/figures/$SCALE/$s" || true
-		# PNG and captions, as figures/paper/tbptt-authors-setup holds them (no PDF).
-		git -C "$repo" add -f "figures/$SCALE/$s"/*.png "figures/$SCALE/$s/captions.txt" 2>/dev/null || true
-	done
 	# The claims tables of docs/results.md come from the paper-scale runs, those
 	# of docs/atari.md from the medium-scale runs (go test ./docs checks both).
 	[ "$SCALE" != paper ] || "$ccn" collect "$committed" --markdown "$repo/docs/results.md"
@@ -236,6 +228,8 @@ commit() {
 	size=$(($(du -sb "$committed" | cut -f1) / 1024))
 	cd "$repo"
 	git add -f "results/$SCALE" "figures/$SCALE"/*.png "figures/$SCALE/captions.txt" 2>/dev/null || git add -f "results/$SCALE"
+	# A study's folder: PNG and captions (its PDFs are not committed).
+	git add -f "figures/$SCALE"/*/*.png "figures/$SCALE"/*/captions.txt 2>/dev/null || true
 	# The Atari figures also as PDF at medium.
 	[ "$SCALE" != medium ] || git add -f figures/medium/atari-*.pdf 2>/dev/null || true
 	git add docs/results.md docs/atari.md

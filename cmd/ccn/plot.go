@@ -13,9 +13,10 @@ import (
 
 // runPlot draws every figure it can from a results directory of ccn sweep
 // (and ccn truncation in DIR/truncation) into --out, without running
-// anything: the paper's figures, or with --study FILE the figures of any
-// study (report.StudyBuilders). A figure whose data are missing is skipped with one line on
-// stderr.
+// anything: the paper's figures and, each into --out/STUDY, the figures of
+// report.StudyBuilders for every study of the results that no paper figure
+// reads; or with --study FILE those of one study into --out. A figure whose
+// data are missing is skipped with one line on stderr.
 //
 // Exit status: 0 when at least one figure was drawn, 1 when none was or an
 // I/O error occurred, 2 on bad input (no results directory, an ambiguous or
