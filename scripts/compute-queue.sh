@@ -10,7 +10,8 @@
 #   DRY=1 scripts/compute-queue.sh              print the steps, run nothing
 #
 # The order:
-#   1. the Atari medium scale (its three files: check, finals, ablation, capacity)
+#   1. the Atari medium scale (its three files: check, finals, ablation, capacity),
+#      then atari-sigma-floor (the ablation's CCN with ε = 0.01)
 #   2. dependency-length (paper scale)
 #   3. auto-freezing (paper scale), then auto-freezing-atari (medium scale)
 #   4. rtu-comparison (paper scale), then rtu-atari (medium scale)
@@ -65,6 +66,7 @@ step() {
 }
 
 step medium
+step medium atari-sigma-floor
 step paper dependency-length
 step paper auto-freezing
 step medium auto-freezing-atari

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -283,4 +284,49 @@ func TestAtariMediumScale(t *testing.T) {
 	sw, fin, _, finSteps = stageRuns(t, p, 0)
 	assert.Equal(t, []int{0, 70}, []int{sw, fin}, "no check; 8 networks (k = 8, H = 8 twice) × 2 seeds × 5 games")
 	assert.Equal(t, map[int]int{10_000_000: 70}, finSteps)
+}
+
+// TestSigmaFloorSharesRuns checks atari-sigma-floor.yaml (docs/atari.md):
+// its ccn and ccn-no-norm groups are atari-normalization-ablation's,
+// candidate for candidate, so that only ccn-floor-0.01's runs are new; that
+// group is the same network with ε = 0.01 tuned over the same step sizes as
+// ccn on each game. Teeth: a CCN of 15 features shares nothing.
+func TestSigmaFloorSharesRuns(t *testing.T) {
+	floor := loadStudy(t, "atari-sigma-floor")
+	p, err := floor.Plan("medium")
+	require.NoError(t, err)
+	stepSizes := func(g Group) []float64 {
+		var out []float64
+		for _, c := range g.Candidates {
+			out = append(out, c.Config.Config().StepSize)
+		}
+		slices.Sort(out)
+		return out
+	}
+	for _, env := range games {
+		g, ccn := p.Groups[groupIndex(t, p, "ccn-floor-0.01@"+env)], p.Groups[groupIndex(t, p, "ccn@"+env)]
+		assert.Equal(t, stepSizes(ccn), stepSizes(g), "%s: tuned like ccn", env)
+		for _, c := range g.Candidates {
+			rc, base := c.Config.Config(), ccn.Candidates[0].Config.Config()
+			assert.Equal(t, 0.01, rc.Epsilon, g.Name)
+			rc.Epsilon, rc.StepSize, base.StepSize = base.Epsilon, 0, 0
+			assert.Equal(t, base, rc, "%s: ccn's network but for ε", g.Name)
+		}
+	}
+	ablation := loadStudy(t, "atari-normalization-ablation")
+	same := func(s string) string { return s }
+	var want []string
+	for _, env := range games {
+		want = append(want, "atari-normalization-ablation has no group ccn-floor-0.01@"+env)
+	}
+	assert.ElementsMatch(t, want, unshared(t, floor, ablation, "medium", "medium", same),
+		"every other candidate is one of the ablation's")
+
+	b, err := os.ReadFile("../experiments/configs/atari-sigma-floor.yaml")
+	require.NoError(t, err)
+	changed := strings.Replace(string(b), "{method: ccn, features: 16,", "{method: ccn, features: 15,", 1)
+	require.NotEqual(t, string(b), changed)
+	bad, err := Parse([]byte(changed))
+	require.NoError(t, err)
+	assert.Len(t, unshared(t, bad, ablation, "medium", "medium", same), 5+5*5, "and the ccn group's five candidates on each game")
 }

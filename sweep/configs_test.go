@@ -71,6 +71,10 @@ func sameMethodSameGrid(plans []Plan) []string {
 				continue // a fixed setting by design (the ablations' step size 1e-4)
 			}
 			key := tunedOut(g.Candidates[0].Config)
+			if !slices.Contains(g.Tuned, "epsilon") {
+				// ε fixed by the group (atari-sigma-floor's ε = 0.01): a setting of its own
+				key += fmt.Sprintf(" ε=%g", g.Candidates[0].Config.Config().Epsilon)
+			}
 			c := candidates(g)
 			if s, ok := first[key]; !ok {
 				first[key] = seen{p.Study + "/" + g.Name, c}

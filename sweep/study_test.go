@@ -224,8 +224,10 @@ func TestExperimentFiles(t *testing.T) {
 		studies[s.Name] = s
 		scales := []string{"paper", "quick", "smoke"}
 		switch {
-		case s.Name == "auto-freezing-atari" || s.Name == "rtu-atari":
-			scales = []string{"medium"} // beyond the paper, at the medium scale only: TestAutoFreezingSharesRuns, TestRTUAtariSharesRuns
+		case s.Name == "auto-freezing-atari" || s.Name == "rtu-atari" || s.Name == "atari-sigma-floor":
+			// beyond the paper, at the medium scale only: TestAutoFreezingSharesRuns,
+			// TestRTUAtariSharesRuns, TestSigmaFloorSharesRuns
+			scales = []string{"medium"}
 		case len(s.Envs) > 0:
 			scales = []string{"medium", "paper", "quick", "smoke"} // the Atari files
 		}
