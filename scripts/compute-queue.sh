@@ -11,7 +11,7 @@
 #
 # The order:
 #   1. the Atari medium scale (its three files: check, finals, ablation, capacity),
-#      then atari-sigma-floor (the ablation's CCN with ε = 0.01)
+#      then atari-sigma-floor (the ablation's CCN with the authors' σ floor √0.001)
 #   2. dependency-length (paper scale)
 #   3. auto-freezing (paper scale), then auto-freezing-atari (medium scale)
 #   4. rtu-comparison (paper scale), then rtu-atari (medium scale)

@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -288,9 +289,10 @@ func TestAtariMediumScale(t *testing.T) {
 
 // TestSigmaFloorSharesRuns checks atari-sigma-floor.yaml (docs/atari.md):
 // its ccn and ccn-no-norm groups are atari-normalization-ablation's,
-// candidate for candidate, so that only ccn-floor-0.01's runs are new; that
-// group is the same network with ε = 0.01 tuned over the same step sizes as
-// ccn on each game. Teeth: a CCN of 15 features shares nothing.
+// candidate for candidate, so that only ccn-authors-floor's runs are new; that
+// group is the same network with ε = √0.001 (the σ floor of the authors'
+// code at their std_cap 0.001) tuned over the same step sizes as ccn on each
+// game. Teeth: a CCN of 15 features shares nothing.
 func TestSigmaFloorSharesRuns(t *testing.T) {
 	floor := loadStudy(t, "atari-sigma-floor")
 	p, err := floor.Plan("medium")
@@ -304,11 +306,11 @@ func TestSigmaFloorSharesRuns(t *testing.T) {
 		return out
 	}
 	for _, env := range games {
-		g, ccn := p.Groups[groupIndex(t, p, "ccn-floor-0.01@"+env)], p.Groups[groupIndex(t, p, "ccn@"+env)]
+		g, ccn := p.Groups[groupIndex(t, p, "ccn-authors-floor@"+env)], p.Groups[groupIndex(t, p, "ccn@"+env)]
 		assert.Equal(t, stepSizes(ccn), stepSizes(g), "%s: tuned like ccn", env)
 		for _, c := range g.Candidates {
 			rc, base := c.Config.Config(), ccn.Candidates[0].Config.Config()
-			assert.Equal(t, 0.01, rc.Epsilon, g.Name)
+			assert.InDelta(t, math.Sqrt(0.001), rc.Epsilon, 1e-10, g.Name)
 			rc.Epsilon, rc.StepSize, base.StepSize = base.Epsilon, 0, 0
 			assert.Equal(t, base, rc, "%s: ccn's network but for ε", g.Name)
 		}
@@ -317,7 +319,7 @@ func TestSigmaFloorSharesRuns(t *testing.T) {
 	same := func(s string) string { return s }
 	var want []string
 	for _, env := range games {
-		want = append(want, "atari-normalization-ablation has no group ccn-floor-0.01@"+env)
+		want = append(want, "atari-normalization-ablation has no group ccn-authors-floor@"+env)
 	}
 	assert.ElementsMatch(t, want, unshared(t, floor, ablation, "medium", "medium", same),
 		"every other candidate is one of the ablation's")
