@@ -2,6 +2,7 @@ package report_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -426,4 +427,41 @@ func TestAtariPanelLabelsFit(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestAtariCurvesMean: the mean-over-games panel of atari-normalized-curves
+// is, at the last curve point, the mean over the games of CCN's mean error
+// over the reference T-BPTT's (normalized.csv's) mean error, computed here
+// from the runs' curve.csv files.
+func TestAtariCurvesMean(t *testing.T) {
+	dir := fullResults(t)
+	r, err := report.Open(dir, "")
+	require.NoError(t, err)
+	res, err := sweep.Collect(dir)
+	require.NoError(t, err)
+	lastMean := func(study, group string) float64 {
+		g, err := r.Group("", study, group)
+		require.NoError(t, err)
+		sum := 0.0
+		for _, run := range g.Runs {
+			_, errs, err := experiments.ReadCurve(filepath.Join(run.Dir, experiments.CurveFile))
+			require.NoError(t, err)
+			sum += errs[len(errs)-1]
+		}
+		return sum / float64(len(g.Runs))
+	}
+	sum, games := 0.0, 0
+	for _, n := range res.Normalize() {
+		if n.Study != report.StudyAtariMain || n.Family != report.GroupCCN || n.Env == sweep.MeanEnv {
+			continue
+		}
+		study, group, ok := strings.Cut(n.Reference, "/")
+		require.True(t, ok, n.Env)
+		sum += lastMean(report.StudyAtariMain, report.GroupCCN+"@"+n.Env) / lastMean(study, group)
+		games++
+	}
+	require.Equal(t, 2, games)
+	f, err := report.AtariCurves(r)
+	require.NoError(t, err)
+	assert.Contains(t, f.Caption, fmt.Sprintf("Mean over the games at the last point: CCN %.3g at ", sum/float64(games)))
 }

@@ -26,6 +26,7 @@
 //	atari-normalized-error  Figure 8  atari-main-comparison: CCN's error over the reference T-BPTT's, per game
 //	atari-average-error     Figure 9  atari-main-comparison: CCN, Columnar, Constructive, averaged over games
 //	atari-predictions       Figure 10 atari-main-comparison: CCN and the reference T-BPTT against the return, a panel per game
+//	atari-normalized-curves beyond the paper, atari-main-comparison: Figs. 8 and 9 along the run, each curve over T-BPTT's
 //	atari-tbptt-capacity    Figure 11 atari-tbptt-capacity: k = 8, H = 2..15 and H = 8, k = 2..15, normalized at 15
 //	atari-normalization     Figure 13 atari-normalization-ablation: CCN with and without normalization, per game
 //	stream                  Figure 3  the trace patterning stream (no results needed)

@@ -43,6 +43,7 @@ func ExampleRender() {
 	// skipped: atari-normalized-error
 	// skipped: atari-average-error
 	// skipped: atari-predictions
+	// skipped: atari-normalized-curves
 	// skipped: atari-tbptt-capacity
 	// skipped: atari-normalization
 	// skipped: online-gradients

@@ -76,6 +76,7 @@ func Builders(r *Results, o Options) []Builder {
 		{NameAtariNormalized, []string{StudyAtariMain}, func() (Figure, error) { return AtariNormalized(r) }},
 		{NameAtariAverage, []string{StudyAtariMain}, func() (Figure, error) { return AtariAverage(r) }},
 		{NameAtariPredictions, []string{StudyAtariMain}, func() (Figure, error) { return AtariPredictions(r, predSteps) }},
+		{NameAtariCurves, []string{StudyAtariMain}, func() (Figure, error) { return AtariCurves(r) }},
 		{NameAtariCapacity, []string{StudyAtariCapacity}, func() (Figure, error) { return AtariCapacity(r) }},
 		{NameAtariNormalization, []string{StudyAtariNormalization, StudyAtariMain}, func() (Figure, error) { return AtariNormalization(r) }},
 		{NameOnlineGradients, []string{StudyOnline}, func() (Figure, error) { return OnlineGradients(r) }},
