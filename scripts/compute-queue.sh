@@ -11,7 +11,8 @@
 #
 # The order:
 #   1. the Atari medium scale (its three files: check, finals, ablation, capacity),
-#      then atari-sigma-floor (the ablation's CCN with the authors' σ floor √0.001)
+#      then atari-sigma-floor and atari-authors-floor (the ablation's and the main
+#      comparison's CCN with the σ floor of the authors' code, √0.001)
 #   2. dependency-length (paper scale)
 #   3. auto-freezing (paper scale), then auto-freezing-atari (medium scale)
 #   4. rtu-comparison (paper scale), then rtu-atari (medium scale)
@@ -66,7 +67,7 @@ step() {
 }
 
 step medium
-step medium atari-sigma-floor
+step medium "atari-sigma-floor atari-authors-floor"
 step paper dependency-length
 step paper auto-freezing
 step medium auto-freezing-atari

@@ -287,16 +287,15 @@ func TestAtariMediumScale(t *testing.T) {
 	assert.Equal(t, map[int]int{10_000_000: 70}, finSteps)
 }
 
-// TestSigmaFloorSharesRuns checks atari-sigma-floor.yaml (docs/atari.md):
-// its ccn and ccn-no-norm groups are atari-normalization-ablation's,
-// candidate for candidate, so that only ccn-authors-floor's runs are new; that
-// group is the same network with ε = √0.001 (the σ floor of the authors'
-// code at their std_cap 0.001) tuned over the same step sizes as ccn on each
-// game. Teeth: a CCN of 15 features shares nothing.
-func TestSigmaFloorSharesRuns(t *testing.T) {
-	floor := loadStudy(t, "atari-sigma-floor")
-	p, err := floor.Plan("medium")
-	require.NoError(t, err)
+// TestAuthorsFloorSharesRuns checks the two files that run CCN with the σ
+// floor of the authors' code (docs/atari.md): atari-sigma-floor.yaml beside
+// the normalization ablation, atari-authors-floor.yaml beside the main
+// comparison. Their other groups are those studies', candidate for
+// candidate, so that only ccn-authors-floor's runs are new; that group is
+// the study's ccn with ε = √0.001 (the authors' std_cap 0.001 floors the
+// variance) tuned over the same step sizes on each game. Teeth: the ccn
+// group with one feature more shares nothing.
+func TestAuthorsFloorSharesRuns(t *testing.T) {
 	stepSizes := func(g Group) []float64 {
 		var out []float64
 		for _, c := range g.Candidates {
@@ -305,30 +304,47 @@ func TestSigmaFloorSharesRuns(t *testing.T) {
 		slices.Sort(out)
 		return out
 	}
-	for _, env := range games {
-		g, ccn := p.Groups[groupIndex(t, p, "ccn-authors-floor@"+env)], p.Groups[groupIndex(t, p, "ccn@"+env)]
-		assert.Equal(t, stepSizes(ccn), stepSizes(g), "%s: tuned like ccn", env)
-		for _, c := range g.Candidates {
-			rc, base := c.Config.Config(), ccn.Candidates[0].Config.Config()
-			assert.InDelta(t, math.Sqrt(0.001), rc.Epsilon, 1e-10, g.Name)
-			rc.Epsilon, rc.StepSize, base.StepSize = base.Epsilon, 0, 0
-			assert.Equal(t, base, rc, "%s: ccn's network but for ε", g.Name)
+	// atari-main-comparison merges its T-BPTT pairs into one group at this scale.
+	merged := func(s string) string { return strings.Replace(s, "tbptt/4:10@", "tbptt@", 1) }
+	for _, tt := range []struct {
+		file, base string
+		features   int
+		rename     func(string) string
+		ccnAlphas  int // the ccn group's candidates on each game
+	}{
+		{"atari-sigma-floor", "atari-normalization-ablation", 16, func(s string) string { return s }, 5},
+		{"atari-authors-floor", "atari-main-comparison", 15, merged, 6},
+	} {
+		floor := loadStudy(t, tt.file)
+		p, err := floor.Plan("medium")
+		require.NoError(t, err)
+		for _, env := range games {
+			g, ccn := p.Groups[groupIndex(t, p, "ccn-authors-floor@"+env)], p.Groups[groupIndex(t, p, "ccn@"+env)]
+			assert.Equal(t, stepSizes(ccn), stepSizes(g), "%s %s: tuned like ccn", tt.file, env)
+			for _, c := range g.Candidates {
+				rc, base := c.Config.Config(), ccn.Candidates[0].Config.Config()
+				assert.InDelta(t, math.Sqrt(0.001), rc.Epsilon, 1e-10, g.Name)
+				assert.Equal(t, tt.features, rc.Features, g.Name)
+				rc.Epsilon, rc.StepSize, base.StepSize = base.Epsilon, 0, 0
+				assert.Equal(t, base, rc, "%s %s: ccn's network but for ε", tt.file, g.Name)
+			}
 		}
-	}
-	ablation := loadStudy(t, "atari-normalization-ablation")
-	same := func(s string) string { return s }
-	var want []string
-	for _, env := range games {
-		want = append(want, "atari-normalization-ablation has no group ccn-authors-floor@"+env)
-	}
-	assert.ElementsMatch(t, want, unshared(t, floor, ablation, "medium", "medium", same),
-		"every other candidate is one of the ablation's")
+		base := loadStudy(t, tt.base)
+		var want []string
+		for _, env := range games {
+			want = append(want, tt.base+" has no group ccn-authors-floor@"+env)
+		}
+		assert.ElementsMatch(t, want, unshared(t, floor, base, "medium", "medium", tt.rename),
+			"%s: every other candidate is one of %s's", tt.file, tt.base)
 
-	b, err := os.ReadFile("../experiments/configs/atari-sigma-floor.yaml")
-	require.NoError(t, err)
-	changed := strings.Replace(string(b), "{method: ccn, features: 16,", "{method: ccn, features: 15,", 1)
-	require.NotEqual(t, string(b), changed)
-	bad, err := Parse([]byte(changed))
-	require.NoError(t, err)
-	assert.Len(t, unshared(t, bad, ablation, "medium", "medium", same), 5+5*5, "and the ccn group's five candidates on each game")
+		b, err := os.ReadFile("../experiments/configs/" + tt.file + ".yaml")
+		require.NoError(t, err)
+		from := fmt.Sprintf("{method: ccn, features: %d,", tt.features)
+		changed := strings.Replace(string(b), from, fmt.Sprintf("{method: ccn, features: %d,", tt.features+1), 1)
+		require.NotEqual(t, string(b), changed)
+		bad, err := Parse([]byte(changed))
+		require.NoError(t, err)
+		assert.Len(t, unshared(t, bad, base, "medium", "medium", tt.rename), 5+5*tt.ccnAlphas,
+			"%s: and the ccn group's candidates on each game", tt.file)
+	}
 }

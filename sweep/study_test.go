@@ -224,9 +224,9 @@ func TestExperimentFiles(t *testing.T) {
 		studies[s.Name] = s
 		scales := []string{"paper", "quick", "smoke"}
 		switch {
-		case s.Name == "auto-freezing-atari" || s.Name == "rtu-atari" || s.Name == "atari-sigma-floor":
+		case s.Name == "auto-freezing-atari" || s.Name == "rtu-atari" || s.Name == "atari-sigma-floor" || s.Name == "atari-authors-floor":
 			// beyond the paper, at the medium scale only: TestAutoFreezingSharesRuns,
-			// TestRTUAtariSharesRuns, TestSigmaFloorSharesRuns
+			// TestRTUAtariSharesRuns, TestAuthorsFloorSharesRuns
 			scales = []string{"medium"}
 		case len(s.Envs) > 0:
 			scales = []string{"medium", "paper", "quick", "smoke"} // the Atari files
