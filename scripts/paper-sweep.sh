@@ -188,6 +188,13 @@ plan() {
 }
 
 commit() {
+	# The commit holds what this step writes and nothing else: changes of
+	# one's own to the files it rewrites would go into it unnoticed.
+	dirty=$(git -C "$repo" status --porcelain -- docs/results.md docs/atari.md "results/$SCALE" "figures/$SCALE" | head -n 3)
+	if [ -n "$dirty" ]; then
+		echo "paper-sweep: commit: uncommitted changes in files it rewrites; commit or stash them first: $(echo "$dirty" | tr '\n' ' ')" >&2
+		exit 2
+	fi
 	# The tables and figures come from the repository's code, which may be newer
 	# than the running sweep's binary (a setting it does not know).
 	(cd "$repo" && GOEXPERIMENT=simd go build -o "$work/ccn-commit" ./cmd/ccn)
