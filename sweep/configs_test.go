@@ -72,7 +72,7 @@ func sameMethodSameGrid(plans []Plan) []string {
 			}
 			key := tunedOut(g.Candidates[0].Config)
 			if !slices.Contains(g.Tuned, "epsilon") {
-				// ε fixed by the group (atari-sigma-floor's ε = 0.01): a setting of its own
+				// ε fixed by the group (the authors' σ floor of atari-sigma-floor and atari-authors-floor): a setting of its own
 				key += fmt.Sprintf(" ε=%g", g.Candidates[0].Config.Config().Epsilon)
 			}
 			c := candidates(g)
